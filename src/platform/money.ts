@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { Decimal } from "decimal.js";
 import { z } from "zod";
 
 /** Decimal with enough precision for any ledger and half-up rounding (the Spanish/EU invoicing rule). */
@@ -35,7 +35,7 @@ const decimalString = (maxDecimals: number, what: string) =>
 export const moneyInput = decimalString(2, "Amount as a decimal string, 2 decimals at most");
 export const quantityInput = decimalString(3, "Quantity as a decimal string, 3 decimals at most");
 export const unitPriceInput = decimalString(4, "Unit price as a decimal string, 4 decimals at most");
-export const percentInput = decimalString(2, "Percentage as a decimal string, e.g. \"21\" or \"13.5\"");
+export const percentInput = decimalString(2, 'Percentage as a decimal string, e.g. "21" or "13.5"');
 export const nonNegative = (schema: z.ZodString) =>
   schema.refine((v) => !v.startsWith("-"), { message: "must not be negative" });
 

@@ -1,0 +1,115 @@
+import { z } from "zod";
+
+const DEFAULT_DEV_ORIGINS = ["http://localhost:5173", "http://localhost:42210"];
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const optionalString = z
+  .string()
+  .trim()
+  .transform((v) => (v === "" ? undefined : v))
+  .optional();
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+    HOST: z.string().default("0.0.0.0"),
+    PUBLIC_URL: z.url().default("http://localhost:8000"),
+    DATABASE_URL: optionalString.pipe(
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, { message: "must be a postgres:// or postgresql:// URL" })
+        .optional(),
+    ),
+    DATA_DIR: z.string().default("./data"),
+    STORAGE_DIR: optionalString,
+    MAX_UPLOAD_MB: positiveInt(10),
+    JWT_SECRET: optionalString.pipe(
+      z.string().min(32, { message: "must be at least 32 characters" }).optional(),
+    ),
+    ACCESS_TOKEN_EXPIRE_MINUTES: positiveInt(30),
+    REFRESH_TOKEN_EXPIRE_DAYS: positiveInt(7),
+    CORS_ORIGINS: optionalString,
+    ADMIN_EMAIL: z.email().default("admin@example.com"),
+    ADMIN_PASSWORD: optionalString.pipe(
+      z.string().min(8, { message: "must be at least 8 characters" }).optional(),
+    ),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    BASE_DOMAIN: optionalString,
+    REDIS_URL: optionalString,
+    MCP_AUTH_TOKEN: optionalString,
+    MCP_TENANT: optionalString,
+  })
+  .superRefine((env, ctx) => {
+    if (env.DATABASE_URL && !env.JWT_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["JWT_SECRET"],
+        message: "is required when DATABASE_URL is set (every node must sign with the same secret)",
+      });
+    }
+  });
+
+export interface Config {
+  env: "development" | "production" | "test";
+  port: number;
+  host: string;
+  publicUrl: string;
+  databaseUrl?: string;
+  dataDir: string;
+  storageDir: string;
+  maxUploadBytes: number;
+  /** Undefined only in embedded mode before the data directory's secret has been read. */
+  jwtSecret?: string;
+  accessTokenMinutes: number;
+  refreshTokenDays: number;
+  corsOrigins: string[];
+  adminEmail: string;
+  adminPassword?: string;
+  logLevel: string;
+  baseDomain?: string;
+  redisUrl?: string;
+  mcpAuthToken?: string;
+  mcpTenant?: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((i) => `  - ${i}`).join("\n")}`);
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const publicUrl = e.PUBLIC_URL.replace(/\/+$/, "");
+  const corsOrigins = e.CORS_ORIGINS
+    ? e.CORS_ORIGINS.split(",")
+        .map((o) => o.trim())
+        .filter(Boolean)
+    : [...DEFAULT_DEV_ORIGINS, new URL(publicUrl).origin];
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    storageDir: e.STORAGE_DIR ?? `${e.DATA_DIR.replace(/\/+$/, "")}/uploads`,
+    maxUploadBytes: e.MAX_UPLOAD_MB * 1024 * 1024,
+    jwtSecret: e.JWT_SECRET,
+    accessTokenMinutes: e.ACCESS_TOKEN_EXPIRE_MINUTES,
+    refreshTokenDays: e.REFRESH_TOKEN_EXPIRE_DAYS,
+    corsOrigins: [...new Set(corsOrigins)],
+    adminEmail: e.ADMIN_EMAIL.toLowerCase(),
+    adminPassword: e.ADMIN_PASSWORD,
+    logLevel: e.LOG_LEVEL,
+    baseDomain: e.BASE_DOMAIN?.toLowerCase(),
+    redisUrl: e.REDIS_URL,
+    mcpAuthToken: e.MCP_AUTH_TOKEN,
+    mcpTenant: e.MCP_TENANT,
+  };
+}

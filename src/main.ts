@@ -1,0 +1,55 @@
+import { buildApp } from "./app.js";
+import { ConfigError, loadConfig } from "./config.js";
+import { singleTenant } from "./platform/db/tenancy.js";
+import { announceAdmin, openMainDatabase, prepareDatabase, resolveJwtSecret } from "./runtime.js";
+
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const jwtSecret = resolveJwtSecret(config);
+  const handle = await openMainDatabase(config, (err) =>
+    process.stderr.write(`database pool: ${err.message}\n`),
+  );
+  announceAdmin(await prepareDatabase(handle, config.databaseUrl, config));
+  const tenants = singleTenant(handle);
+  const app = await buildApp({ config: { ...config, jwtSecret }, tenants });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, "shutting down: finishing in-flight requests");
+    const timer = setTimeout(() => {
+      app.log.error("shutdown took longer than 20 s; exiting");
+      process.exit(1);
+    }, 20_000);
+    timer.unref();
+    await app.close();
+    await tenants.close();
+    app.log.info("bye");
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(
+    { database: handle.kind === "pglite" ? `PGlite at ${handle.location}` : handle.location },
+    `Cuadra listening on ${config.publicUrl} (docs: ${config.publicUrl}/api/v1/docs and ${config.publicUrl}/api/docs)`,
+  );
+}
+
+main().catch((err) => {
+  process.stderr.write(
+    `Cuadra failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
+  process.exit(1);
+});

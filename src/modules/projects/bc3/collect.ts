@@ -1,0 +1,175 @@
+import { Dec } from "../../../platform/money.js";
+import { isDecimalText, normalizeDecimal } from "./numbers.js";
+import type { Bc3Field, Bc3Record, Bc3Sub } from "./records.js";
+import type { Bc3LineError, Bc3Measurement, DecompositionType } from "./types.js";
+
+/** First pass of the parser: reads ~C, ~D/~Y, ~M/~N and ~T records into lookup tables. */
+
+export interface Concept {
+  code: string;
+  /** Number of trailing '#': 2 = root, 1 = chapter, 0 = item or component. */
+  hashes: number;
+  unit: string;
+  summary: string;
+  price: Dec;
+  type: DecompositionType;
+  line: number;
+}
+
+export interface ChildRef {
+  code: string;
+  factor: Dec;
+  yield: Dec;
+  line: number;
+}
+
+export interface Decomposition {
+  line: number;
+  children: ChildRef[];
+}
+
+export interface MeasureEntry {
+  parent: string | null;
+  child: string;
+  line: number;
+  /** Last element of the position path: 1-based index of the child in the parent's ~D, when given. */
+  index: number | null;
+  total: Dec | null;
+  lines: Bc3Measurement[];
+}
+
+export interface Collected {
+  errors: Bc3LineError[];
+  concepts: Map<string, Concept>;
+  decomps: Map<string, Decomposition>;
+  measures: MeasureEntry[];
+  texts: Map<string, string>;
+}
+
+const ONE = new Dec(1);
+const ZERO = new Dec(0);
+const TYPES: Record<string, DecompositionType> = { "1": "labour", "2": "machinery", "3": "material" };
+
+export const splitCode = (text: string): { code: string; hashes: number } => {
+  const trimmed = text.trim();
+  const code = trimmed.replace(/#+$/, "");
+  return { code, hashes: trimmed.length - code.length };
+};
+
+const oneLine = (field: Bc3Field | undefined): string => (field?.raw ?? "").replace(/\s*\n\s*/g, " ").trim();
+
+/** Groups subfields in tuples of `size`, dropping groups where every subfield is blank. */
+function groups(field: Bc3Field | undefined, size: number): Bc3Sub[][] {
+  const subs = field?.subs ?? [];
+  const out: Bc3Sub[][] = [];
+  for (let i = 0; i < subs.length; i += size) {
+    const group = subs.slice(i, i + size);
+    if (group.some((s) => s.text !== "")) out.push(group);
+  }
+  return out;
+}
+
+export function collect(records: Bc3Record[]): Collected {
+  const ctx: Collected = {
+    errors: [],
+    concepts: new Map(),
+    decomps: new Map(),
+    measures: [],
+    texts: new Map(),
+  };
+  const error = (line: number, message: string) => ctx.errors.push({ line, message });
+
+  /** Blank -> fallback; not a number -> error (and fallback, so parsing goes on to find more errors). */
+  const num = (sub: Bc3Sub | undefined, what: string, fallback: Dec): Dec => {
+    if (!sub || sub.text === "") return fallback;
+    if (isDecimalText(sub.text)) return new Dec(sub.text);
+    error(sub.line, `${what} is not a number: "${sub.text}"`);
+    return fallback;
+  };
+  const optionalNum = (sub: Bc3Sub | undefined, what: string): string | null => {
+    if (!sub || sub.text === "") return null;
+    if (isDecimalText(sub.text)) return normalizeDecimal(sub.text);
+    error(sub.line, `${what} is not a number: "${sub.text}"`);
+    return null;
+  };
+
+  const readConcept = (rec: Bc3Record) => {
+    const [codeField, unit, summary, price, , type] = rec.fields;
+    const { code, hashes } = splitCode(codeField?.subs[0]?.text ?? "");
+    if (code === "") return error(rec.line, "~C record without a code");
+    ctx.concepts.set(code, {
+      code,
+      hashes,
+      unit: oneLine(unit),
+      summary: oneLine(summary),
+      price: num(price?.subs[0], `price of ${code}`, ZERO),
+      type: TYPES[type?.subs[0]?.text ?? ""] ?? "other",
+      line: rec.line,
+    });
+  };
+
+  const readDecomposition = (rec: Bc3Record, append: boolean) => {
+    const parent = splitCode(rec.fields[0]?.subs[0]?.text ?? "").code;
+    if (parent === "") return error(rec.line, `~${rec.type} record without a parent code`);
+    const children: ChildRef[] = [];
+    for (const [codeSub, factor, yieldSub] of groups(rec.fields[1], 3)) {
+      const code = splitCode(codeSub.text).code;
+      if (code === "") continue;
+      const f = num(factor, `factor of ${code} in ${parent}`, ONE);
+      const y = num(yieldSub, `yield of ${code} in ${parent}`, ONE);
+      children.push({ code, factor: f, yield: y, line: codeSub.line });
+    }
+    const previous = ctx.decomps.get(parent);
+    // ~D replaces a previous decomposition of the same parent, ~Y appends to it.
+    if (append && previous) previous.children.push(...children);
+    else ctx.decomps.set(parent, { line: rec.line, children });
+  };
+
+  const readMeasurement = (rec: Bc3Record, append: boolean) => {
+    const codes = (rec.fields[0]?.subs ?? []).map((s) => splitCode(s.text).code).filter((c) => c !== "");
+    if (codes.length === 0) return error(rec.line, `~${rec.type} record without a concept code`);
+    const child = codes[codes.length - 1];
+    const parent = codes.length > 1 ? codes[0] : null;
+    const position = (rec.fields[1]?.subs ?? []).filter((s) => s.text !== "");
+    const last = position[position.length - 1]?.text ?? "";
+    const entry: MeasureEntry = {
+      parent,
+      child,
+      line: rec.line,
+      index: /^\d+$/.test(last) ? Number(last) : null,
+      total: rec.fields[2]?.subs[0]?.text
+        ? num(rec.fields[2].subs[0], `total measurement of ${child}`, ZERO)
+        : null,
+      lines: [],
+    };
+    for (const [type, label, units, length, width, height] of groups(rec.fields[3], 6)) {
+      const what = `measurement of ${child}`;
+      const line: Bc3Measurement = {
+        label: label?.text ?? "",
+        units: optionalNum(units, what),
+        length: optionalNum(length, what),
+        width: optionalNum(width, what),
+        height: optionalNum(height, what),
+      };
+      // Subtotal lines (type 1 partial, 2 cumulative) are derived values: skip them.
+      if (type.text !== "1" && type.text !== "2") entry.lines.push(line);
+    }
+    const previous = append
+      ? ctx.measures.find((m) => m.child === child && m.parent === parent && m.index === entry.index)
+      : undefined;
+    if (previous) previous.lines.push(...entry.lines);
+    else ctx.measures.push(entry);
+  };
+
+  for (const rec of records) {
+    if (rec.type === "C") readConcept(rec);
+    else if (rec.type === "D" || rec.type === "Y") readDecomposition(rec, rec.type === "Y");
+    else if (rec.type === "M" || rec.type === "N") readMeasurement(rec, rec.type === "N");
+    else if (rec.type === "T") {
+      const code = splitCode(rec.fields[0]?.subs[0]?.text ?? "").code;
+      if (code !== "") ctx.texts.set(code, (rec.fields[1]?.raw ?? "").trim());
+    }
+    // ~V is read by detectCharset; ~K and any other record type are ignored.
+  }
+  return ctx;
+}

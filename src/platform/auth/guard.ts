@@ -1,0 +1,64 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { TenantDirectory } from "../db/tenancy.js";
+import { ForbiddenError, NotFoundError, UnauthorizedError } from "../http/errors.js";
+import "../http/route-config.js";
+import type { Actor } from "./actor.js";
+
+/** Turns a bearer credential into an Actor, or null when it is not this authenticator's kind. */
+export type Authenticator = (request: FastifyRequest, credential: string) => Promise<Actor | null>;
+
+export interface GuardOptions {
+  tenants: TenantDirectory;
+  /** Tried in order; the first that recognises the credential decides. */
+  authenticators: { jwt: Authenticator; apiToken?: Authenticator };
+}
+
+/** Routes outside any tenant: liveness probes. */
+const TENANTLESS = new Set(["/api/health"]);
+
+function bearerCredential(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : null;
+}
+
+/**
+ * Resolves the tenant from Host (unknown -> 404 before auth), then enforces the route's
+ * declaration: public, any authenticated caller, or a "module:action" permission.
+ * A route that declares nothing is refused: protected by default.
+ */
+export function registerGuard(app: FastifyInstance, options: GuardOptions) {
+  app.decorateRequest("tenant", null as never);
+  app.decorateRequest("actor", null);
+
+  app.addHook("onRequest", async (request) => {
+    if (TENANTLESS.has(request.routeOptions.url ?? "")) return;
+    const tenant = await options.tenants.resolve(request.headers.host);
+    if (!tenant) throw new NotFoundError("Tenant");
+    request.tenant = tenant;
+  });
+
+  app.addHook("onRequest", async (request) => {
+    if (request.is404) return;
+    const config = request.routeOptions.config ?? {};
+    if (config.auth === "public") return;
+    const credential = bearerCredential(request);
+    if (!credential) throw new UnauthorizedError("Missing Authorization: Bearer token");
+    const { jwt, apiToken } = options.authenticators;
+    const isApiToken = credential.startsWith("cdr_");
+    if (isApiToken && (config.credentials !== "jwt-or-api-token" || !apiToken)) {
+      throw new UnauthorizedError("This route does not accept API tokens");
+    }
+    const actor = isApiToken ? await apiToken!(request, credential) : await jwt(request, credential);
+    if (!actor) throw new UnauthorizedError("Invalid, expired or revoked token");
+    request.actor = actor;
+    if (config.permission) {
+      if (!actor.permissions.has(config.permission)) {
+        throw new ForbiddenError(`Requires permission ${config.permission}`);
+      }
+    } else if (config.auth !== "authenticated") {
+      throw new ForbiddenError("This route declares no permission and is closed");
+    }
+  });
+}

@@ -1,0 +1,84 @@
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import pg from "pg";
+
+/** A Drizzle database or transaction: both drivers share the pg-core query builder. */
+export type Db = PgDatabase<PgQueryResultHKT>;
+
+export interface DatabaseHandle {
+  kind: "pglite" | "postgres";
+  db: Db;
+  /** Where it lives: a data directory, ":memory:", or the URL without its password. */
+  location: string;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** postgres://... ; when absent, PGlite is used. */
+  url?: string;
+  /** PGlite data directory (created when missing); omitted = in memory. */
+  dataDir?: string;
+  /** PGlite: start from a dump made with dumpDataDir() (tests). */
+  loadDataDir?: Blob | File;
+  /** node-postgres pool size. */
+  poolSize?: number;
+  onPoolError?: (err: Error) => void;
+}
+
+export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
+  return options.url ? openPostgres(options.url, options) : openPglite(options);
+}
+
+async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const client = await PGlite.create(options.dataDir, { loadDataDir: options.loadDataDir });
+  const db = drizzlePglite(client) as unknown as Db;
+  return {
+    kind: "pglite",
+    db,
+    location: options.dataDir ?? ":memory:",
+    ping: async () => {
+      await client.query("select 1");
+    },
+    close: async () => {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+async function openPostgres(url: string, options: OpenOptions): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 5_000,
+  });
+  // An idle client losing its server must not crash the process: the next query reports it.
+  pool.on("error", (err) => options.onPoolError?.(err));
+  const db = drizzlePg(pool) as unknown as Db;
+  return {
+    kind: "postgres",
+    db,
+    location: redactUrl(url),
+    ping: async () => {
+      await pool.query("select 1");
+    },
+    close: async () => {
+      if (!pool.ended) await pool.end();
+    },
+  };
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "postgres://(unparseable)";
+  }
+}

@@ -1,0 +1,32 @@
+import type { FastifyRequest } from "fastify";
+import type { Actor } from "../auth/actor.js";
+import type { Db } from "../db/client.js";
+import type { Tenant } from "../db/tenancy.js";
+import { UnauthorizedError } from "./errors.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    tenant: Tenant;
+    actor: Actor | null;
+  }
+}
+
+/** What a service needs of the request: the tenant's database and who is calling. */
+export interface Ctx {
+  db: Db;
+  tenantId: string;
+  actor: Actor | null;
+}
+
+export interface AuthedCtx extends Ctx {
+  actor: Actor;
+}
+
+export function ctxOf(request: FastifyRequest): AuthedCtx {
+  if (!request.actor) throw new UnauthorizedError();
+  return { db: request.tenant.handle.db, tenantId: request.tenant.id, actor: request.actor };
+}
+
+export function publicCtxOf(request: FastifyRequest): Ctx {
+  return { db: request.tenant.handle.db, tenantId: request.tenant.id, actor: request.actor };
+}

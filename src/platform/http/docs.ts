@@ -1,0 +1,87 @@
+import { createRequire } from "node:module";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import type { FastifyInstance } from "fastify";
+import { jsonSchemaTransform } from "fastify-type-provider-zod";
+import "./route-config.js";
+
+const require = createRequire(import.meta.url);
+const REDOC_BUNDLE = require.resolve("redoc/bundles/redoc.standalone.js");
+
+export interface DocsOptions {
+  /** URL prefix of the API surface, e.g. "/api/v1". */
+  prefix: string;
+  title: string;
+  description: string;
+  version: string;
+}
+
+/**
+ * OpenAPI 3.1 generated from the route schemas of one API surface, served as
+ * {prefix}/openapi.json, Swagger UI at {prefix}/docs and ReDoc at {prefix}/redoc, all offline.
+ * Must be registered in the surface's scope before its routes.
+ */
+export async function registerApiDocs(scope: FastifyInstance, options: DocsOptions) {
+  await scope.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: { title: options.title, description: options.description, version: options.version },
+      components: {
+        securitySchemes: {
+          bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT or cdr_ API token" },
+        },
+      },
+    },
+    transform: (input) => {
+      const out = jsonSchemaTransform(input);
+      const config = input.route.config ?? {};
+      const schema = out.schema as Record<string, unknown>;
+      if (config.auth !== "public") {
+        schema.security = [{ bearer: [] }];
+        const who = config.permission
+          ? `Requires permission \`${config.permission}\`.`
+          : "Any authenticated caller.";
+        schema.description = schema.description ? `${schema.description}\n\n${who}` : who;
+      }
+      return out;
+    },
+  });
+
+  await scope.register(async (docs) => {
+    docs.addHook("onRoute", (route) => {
+      route.config = { ...(route.config ?? {}), auth: "public" };
+    });
+    await docs.register(swaggerUi, {
+      routePrefix: "/docs",
+      uiConfig: { validatorUrl: null, docExpansion: "list", deepLinking: true },
+      staticCSP: false,
+    } as Parameters<typeof swaggerUi>[1]);
+    docs.get("/openapi.json", { schema: { hide: true } }, async () => scope.swagger());
+    docs.get("/redoc", { schema: { hide: true } }, async (_req, reply) =>
+      reply.type("text/html; charset=utf-8").send(redocPage(options)),
+    );
+    docs.get("/redoc/redoc.standalone.js", { schema: { hide: true } }, async (_req, reply) => {
+      const { createReadStream } = await import("node:fs");
+      return reply
+        .type("application/javascript; charset=utf-8")
+        .header("cache-control", "public, max-age=86400")
+        .send(createReadStream(REDOC_BUNDLE));
+    });
+  });
+}
+
+function redocPage(options: DocsOptions): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>${options.title} — ReDoc</title>
+  <style>body { margin: 0; padding: 0; }</style>
+</head>
+<body>
+  <redoc spec-url="${options.prefix}/openapi.json" hide-download-button="false"></redoc>
+  <script src="${options.prefix}/redoc/redoc.standalone.js"></script>
+</body>
+</html>`;
+}

@@ -1,0 +1,139 @@
+import { STATUS_CODES } from "node:http";
+import { z } from "zod";
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+/** RFC 9457 problem details: the one error body of every route. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+  errors?: FieldError[];
+  [extension: string]: unknown;
+}
+
+export const problemSchema = z
+  .object({
+    type: z.string().describe("URI naming the kind of problem, e.g. urn:cuadra:problem:not-found"),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    instance: z.string().describe("The request path"),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .catchall(z.unknown())
+  .describe("RFC 9457 problem details (application/problem+json)");
+
+export const PROBLEM_TYPE_PREFIX = "urn:cuadra:problem:";
+
+const CODE_BY_STATUS: Record<number, string> = {
+  400: "bad-request",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not-found",
+  405: "method-not-allowed",
+  406: "not-acceptable",
+  409: "conflict",
+  413: "payload-too-large",
+  415: "unsupported-media-type",
+  422: "unprocessable",
+  429: "too-many-requests",
+  500: "internal",
+  503: "unavailable",
+};
+
+export function problemType(status: number, code?: string): string {
+  return PROBLEM_TYPE_PREFIX + (code ?? CODE_BY_STATUS[status] ?? `http-${status}`);
+}
+
+export function makeProblem(
+  status: number,
+  detail: string,
+  instance: string,
+  extra: { code?: string; errors?: FieldError[]; extensions?: Record<string, unknown> } = {},
+): Problem {
+  const body: Problem = {
+    type: problemType(status, extra.code),
+    title: STATUS_CODES[status] ?? "Error",
+    status,
+    detail,
+    instance,
+    ...extra.extensions,
+  };
+  if (extra.errors?.length) body.errors = extra.errors;
+  return body;
+}
+
+/** Domain and HTTP errors thrown by services and routes; the error handler renders them. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly options: {
+      code?: string;
+      errors?: FieldError[];
+      headers?: Record<string, string>;
+      extensions?: Record<string, unknown>;
+    } = {},
+  ) {
+    super(message);
+  }
+}
+
+export class BadRequestError extends AppError {
+  constructor(message: string, errors?: FieldError[]) {
+    super(400, message, { code: "validation", errors });
+  }
+}
+export class UnauthorizedError extends AppError {
+  constructor(message = "Missing or invalid credentials") {
+    super(401, message, { headers: { "www-authenticate": 'Bearer realm="cuadra"' } });
+  }
+}
+export class ForbiddenError extends AppError {
+  constructor(message = "You do not have permission to do this") {
+    super(403, message);
+  }
+}
+export class NotFoundError extends AppError {
+  constructor(what = "Resource") {
+    super(404, `${what} not found`);
+  }
+}
+export class ConflictError extends AppError {
+  constructor(message: string, extensions?: Record<string, unknown>) {
+    super(409, message, { extensions });
+  }
+}
+export class PayloadTooLargeError extends AppError {
+  constructor(maxBytes: number) {
+    super(413, `The upload is larger than the ${Math.round(maxBytes / 1024 / 1024)} MB allowed`);
+  }
+}
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(message: string) {
+    super(415, message);
+  }
+}
+export class TooManyRequestsError extends AppError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, message, {
+      headers: { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+      extensions: { retry_after: Math.max(1, Math.ceil(retryAfterSeconds)) },
+    });
+  }
+}
+export class ServiceUnavailableError extends AppError {
+  constructor(message = "The database is unavailable; try again shortly") {
+    super(503, message, { headers: { "retry-after": "5" } });
+  }
+}
+
+/** Response schemas every route shares, so each declares all the statuses it can return. */
+export const errorResponses = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((s) => [s, problemSchema])) as Record<number, typeof problemSchema>;

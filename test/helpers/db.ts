@@ -1,0 +1,39 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { inject } from "vitest";
+import { type DatabaseHandle, openDatabase } from "../../src/platform/db/client.js";
+import { adminPool, databaseUrl } from "./postgres.js";
+
+export interface TestDatabase {
+  handle: DatabaseHandle;
+  /** PostgreSQL URL of this test database (undefined on PGlite). */
+  url?: string;
+  destroy(): Promise<void>;
+}
+
+export const onPostgres = () => Boolean(process.env.TEST_DATABASE_URL);
+
+/** A fresh, migrated and bootstrapped database of its own: a copy of the suite's template. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (base) {
+    const template = inject("pgTemplate");
+    const name = `${template}_${randomBytes(5).toString("hex")}`;
+    const admin = adminPool(base);
+    await admin.query(`create database ${name} template ${template}`);
+    const url = databaseUrl(base, name);
+    const handle = await openDatabase({ url, poolSize: 5 });
+    return {
+      handle,
+      url,
+      destroy: async () => {
+        await handle.close();
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      },
+    };
+  }
+  const dump = new Blob([readFileSync(inject("pgliteDump"))]);
+  const handle = await openDatabase({ loadDataDir: dump });
+  return { handle, destroy: () => handle.close() };
+}
