@@ -1,5 +1,14 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { companyRoutes } from "./companies/routes.js";
 import type { ModuleDeps } from "./deps.js";
 
-/** Every /api module (enterprise accounting). Mounted under /api; each module adds its own prefix. */
-export const enterpriseModules: FastifyPluginAsyncZod<ModuleDeps> = async (_app, _deps) => {};
+/**
+ * Every /api module (enterprise accounting), each at /api/{kebab-name}. Routes here accept user
+ * JWTs and API tokens with the api_access (or *) rule.
+ */
+export const enterpriseModules: FastifyPluginAsyncZod<ModuleDeps> = async (app, _deps) => {
+  app.addHook("onRoute", (route) => {
+    route.config = { credentials: "jwt-or-api-token", ...(route.config ?? {}) };
+  });
+  await app.register(companyRoutes, { prefix: "/companies" });
+};

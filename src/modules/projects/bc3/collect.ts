@@ -1,4 +1,3 @@
-import { Dec } from "../../../platform/money.js";
 import { isDecimalText, normalizeDecimal } from "./numbers.js";
 import type { Bc3Field, Bc3Record, Bc3Sub } from "./records.js";
 import type { Bc3LineError, Bc3Measurement, DecompositionType } from "./types.js";
@@ -11,15 +10,17 @@ export interface Concept {
   hashes: number;
   unit: string;
   summary: string;
-  price: Dec;
+  /** Validated decimal text, "0" when blank. */
+  price: string;
   type: DecompositionType;
   line: number;
 }
 
 export interface ChildRef {
   code: string;
-  factor: Dec;
-  yield: Dec;
+  /** Validated decimal texts, null when blank (FIEBDC-3 default: 1). */
+  factor: string | null;
+  yield: string | null;
   line: number;
 }
 
@@ -34,7 +35,7 @@ export interface MeasureEntry {
   line: number;
   /** Last element of the position path: 1-based index of the child in the parent's ~D, when given. */
   index: number | null;
-  total: Dec | null;
+  total: string | null;
   lines: Bc3Measurement[];
 }
 
@@ -46,8 +47,6 @@ export interface Collected {
   texts: Map<string, string>;
 }
 
-const ONE = new Dec(1);
-const ZERO = new Dec(0);
 const TYPES: Record<string, DecompositionType> = { "1": "labour", "2": "machinery", "3": "material" };
 
 export const splitCode = (text: string): { code: string; hashes: number } => {
@@ -79,18 +78,16 @@ export function collect(records: Bc3Record[]): Collected {
   };
   const error = (line: number, message: string) => ctx.errors.push({ line, message });
 
-  /** Blank -> fallback; not a number -> error (and fallback, so parsing goes on to find more errors). */
-  const num = (sub: Bc3Sub | undefined, what: string, fallback: Dec): Dec => {
-    if (!sub || sub.text === "") return fallback;
-    if (isDecimalText(sub.text)) return new Dec(sub.text);
-    error(sub.line, `${what} is not a number: "${sub.text}"`);
-    return fallback;
-  };
-  const optionalNum = (sub: Bc3Sub | undefined, what: string): string | null => {
+  /** Validated number text; blank -> null; not a number -> error (and null, so parsing goes on). */
+  const num = (sub: Bc3Sub | undefined, what: () => string): string | null => {
     if (!sub || sub.text === "") return null;
-    if (isDecimalText(sub.text)) return normalizeDecimal(sub.text);
-    error(sub.line, `${what} is not a number: "${sub.text}"`);
+    if (isDecimalText(sub.text)) return sub.text;
+    error(sub.line, `${what()} is not a number: "${sub.text}"`);
     return null;
+  };
+  const measure = (sub: Bc3Sub | undefined, child: string): string | null => {
+    const text = num(sub, () => `measurement of ${child}`);
+    return text === null ? null : normalizeDecimal(text);
   };
 
   const readConcept = (rec: Bc3Record) => {
@@ -102,7 +99,7 @@ export function collect(records: Bc3Record[]): Collected {
       hashes,
       unit: oneLine(unit),
       summary: oneLine(summary),
-      price: num(price?.subs[0], `price of ${code}`, ZERO),
+      price: num(price?.subs[0], () => `price of ${code}`) ?? "0",
       type: TYPES[type?.subs[0]?.text ?? ""] ?? "other",
       line: rec.line,
     });
@@ -115,8 +112,8 @@ export function collect(records: Bc3Record[]): Collected {
     for (const [codeSub, factor, yieldSub] of groups(rec.fields[1], 3)) {
       const code = splitCode(codeSub.text).code;
       if (code === "") continue;
-      const f = num(factor, `factor of ${code} in ${parent}`, ONE);
-      const y = num(yieldSub, `yield of ${code} in ${parent}`, ONE);
+      const f = num(factor, () => `factor of ${code} in ${parent}`);
+      const y = num(yieldSub, () => `yield of ${code} in ${parent}`);
       children.push({ code, factor: f, yield: y, line: codeSub.line });
     }
     const previous = ctx.decomps.get(parent);
@@ -137,19 +134,16 @@ export function collect(records: Bc3Record[]): Collected {
       child,
       line: rec.line,
       index: /^\d+$/.test(last) ? Number(last) : null,
-      total: rec.fields[2]?.subs[0]?.text
-        ? num(rec.fields[2].subs[0], `total measurement of ${child}`, ZERO)
-        : null,
+      total: num(rec.fields[2]?.subs[0], () => `total measurement of ${child}`),
       lines: [],
     };
     for (const [type, label, units, length, width, height] of groups(rec.fields[3], 6)) {
-      const what = `measurement of ${child}`;
       const line: Bc3Measurement = {
         label: label?.text ?? "",
-        units: optionalNum(units, what),
-        length: optionalNum(length, what),
-        width: optionalNum(width, what),
-        height: optionalNum(height, what),
+        units: measure(units, child),
+        length: measure(length, child),
+        width: measure(width, child),
+        height: measure(height, child),
       };
       // Subtotal lines (type 1 partial, 2 cumulative) are derived values: skip them.
       if (type.text !== "1" && type.text !== "2") entry.lines.push(line);

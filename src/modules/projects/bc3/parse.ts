@@ -1,7 +1,7 @@
 import { toQuantity, toUnitPrice } from "../../../platform/money.js";
 import { decodeBc3, detectCharset } from "./charset.js";
 import { type ChildRef, type Collected, type Concept, collect, type MeasureEntry } from "./collect.js";
-import { measurementsTotal, normalizeDecimal } from "./numbers.js";
+import { measurementsTotal, normalizeDecimal, product } from "./numbers.js";
 import { splitRecords } from "./records.js";
 import type { Bc3Budget, Bc3Charset, Bc3Decomposition, Bc3LineError, Bc3Node, ParseResult } from "./types.js";
 
@@ -103,7 +103,7 @@ class TreeBuilder {
       unit: concept.unit,
       summary: concept.summary,
       longText: this.ctx.texts.get(concept.code) ?? "",
-      quantity: toQuantity(measured ?? ref.factor.times(ref.yield)),
+      quantity: toQuantity(measured ?? product(ref.factor, ref.yield)),
       unitPrice: toUnitPrice(concept.price),
       measurements: (measure?.lines ?? []).map((m) => ({ ...m })),
       decomposition: kind === "item" ? this.decomposition(concept.code) : [],
@@ -120,7 +120,7 @@ class TreeBuilder {
         code: c.code,
         unit: c.unit,
         summary: c.summary,
-        yield: normalizeDecimal(ref.factor.times(ref.yield)),
+        yield: normalizeDecimal(product(ref.factor, ref.yield)),
         price: toUnitPrice(c.price),
       };
     });

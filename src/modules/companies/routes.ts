@@ -1,0 +1,85 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { ctxOf } from "../../platform/http/context.js";
+import { errorResponses } from "../../platform/http/errors.js";
+import { idParams } from "../../platform/ids.js";
+import {
+  companyCreateBody,
+  companyListQuery,
+  companyOut,
+  companyPage,
+  companyUpdateBody,
+  fromCompanyBody,
+  toCompanyOut,
+} from "./schemas.js";
+import * as companies from "./service.js";
+
+const tags = ["companies"];
+
+export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    "/",
+    {
+      config: { permission: "companies:leer" },
+      schema: {
+        tags,
+        summary: "List companies",
+        querystring: companyListQuery,
+        response: { 200: companyPage, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const { rows, total } = await companies.list(ctxOf(request), q);
+      return { data: rows.map(toCompanyOut), total, skip: q.skip, limit: q.limit };
+    },
+  );
+  app.get(
+    "/:id",
+    {
+      config: { permission: "companies:leer" },
+      schema: {
+        tags,
+        summary: "Company detail",
+        params: idParams,
+        response: { 200: companyOut, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => toCompanyOut(await companies.getCompany(ctxOf(request), request.params.id)),
+  );
+  app.post(
+    "/",
+    {
+      config: { permission: "companies:crear" },
+      schema: {
+        tags,
+        summary: "Create a company",
+        body: companyCreateBody,
+        response: { 201: companyOut, ...errorResponses(400, 401, 403, 409) },
+      },
+    },
+    async (request, reply) => {
+      const b = request.body;
+      const row = await companies.create(ctxOf(request), {
+        ...fromCompanyBody(b),
+        name: b.name,
+        taxId: b.tax_id,
+      });
+      return reply.code(201).send(toCompanyOut(row));
+    },
+  );
+  app.put(
+    "/:id",
+    {
+      config: { permission: "companies:editar" },
+      schema: {
+        tags,
+        summary: "Update a company",
+        params: idParams,
+        body: companyUpdateBody,
+        response: { 200: companyOut, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) =>
+      toCompanyOut(await companies.update(ctxOf(request), request.params.id, fromCompanyBody(request.body))),
+  );
+};

@@ -1,0 +1,58 @@
+import { canSeeCompany, companyFilter } from "../../platform/auth/company-scope.js";
+import type { AuthedCtx } from "../../platform/http/context.js";
+import { BadRequestError, ForbiddenError, NotFoundError } from "../../platform/http/errors.js";
+import type { ApiListQuery } from "../../platform/http/pagination.js";
+import {
+  activeCompanyIds,
+  type CompanyInsert,
+  findCompany,
+  insertCompany,
+  listCompanies,
+  updateCompany,
+} from "./repository.js";
+import { companies } from "./tables.js";
+
+export async function getCompany(ctx: AuthedCtx, id: string) {
+  const row = await findCompany(ctx.db, id);
+  if (!row || !canSeeCompany(ctx.actor, row.id)) throw new NotFoundError("Company");
+  return row;
+}
+
+export function list(ctx: AuthedCtx, q: ApiListQuery) {
+  return listCompanies(ctx.db, {
+    scope: companyFilter(ctx.actor, companies.id),
+    search: q.search,
+    includeInactive: q.include_inactive,
+    skip: q.skip,
+    limit: q.limit,
+  });
+}
+
+export async function create(ctx: AuthedCtx, values: CompanyInsert) {
+  if (ctx.actor.companyId)
+    throw new ForbiddenError("A caller restricted to one company cannot create companies");
+  return insertCompany(ctx.db, values);
+}
+
+export async function update(ctx: AuthedCtx, id: string, values: Partial<CompanyInsert>) {
+  await getCompany(ctx, id);
+  return updateCompany(ctx.db, id, values);
+}
+
+/**
+ * The company a new business record belongs to: the caller's own when restricted; otherwise the
+ * requested one, or the only active company when the tenant has just one. 404 for an invisible one.
+ */
+export async function resolveCompanyForWrite(ctx: AuthedCtx, requested?: string | null): Promise<string> {
+  if (ctx.actor.companyId) {
+    if (requested && requested !== ctx.actor.companyId) throw new NotFoundError("Company");
+    return ctx.actor.companyId;
+  }
+  if (requested) return (await getCompany(ctx, requested)).id;
+  const ids = await activeCompanyIds(ctx.db, 2);
+  if (ids.length === 1) return ids[0];
+  throw new BadRequestError(
+    ids.length === 0 ? "Create a company first" : "company_id is required: this tenant has several companies",
+    [{ path: "company_id", message: "is required" }],
+  );
+}

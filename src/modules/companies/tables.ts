@@ -1,0 +1,24 @@
+import { boolean, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, idColumn, updatedAt } from "../../platform/db/columns.js";
+
+export const companies = pgTable(
+  "companies",
+  {
+    id: idColumn(),
+    name: text("name").notNull(),
+    legalName: text("legal_name").notNull().default(""),
+    taxId: text("tax_id").notNull(),
+    address: text("address").notNull().default(""),
+    city: text("city").notNull().default(""),
+    postalCode: text("postal_code").notNull().default(""),
+    province: text("province").notNull().default(""),
+    country: text("country").notNull().default("ES"),
+    /** Digits of a ledger subaccount code (e.g. 10 -> 4300000001). */
+    subaccountLength: integer("subaccount_length").notNull().default(10),
+    currency: text("currency").notNull().default("EUR"),
+    isActive: boolean("is_active").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("companies_tax_id_key").on(t.taxId)],
+);
