@@ -1,4 +1,5 @@
 import cors from "@fastify/cors";
+import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
@@ -63,6 +64,12 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
     ],
     methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
     maxAge: 600,
+  });
+
+  // Uploads (BC3 files, cost attachments): one file per request, MAX_UPLOAD_MB; larger -> 413.
+  await app.register(multipart, {
+    limits: { fileSize: config.maxUploadBytes, files: 1, fields: 20, parts: 25 },
+    throwFileSizeLimit: true,
   });
 
   const tokens = createTokenService({
