@@ -1,7 +1,8 @@
 import { buildApp } from "./app.js";
 import { ConfigError, loadConfig } from "./config.js";
-import { singleTenant } from "./platform/db/tenancy.js";
+import { migrateDatabase } from "./platform/db/migrate.js";
 import { announceAdmin, openMainDatabase, prepareDatabase, resolveJwtSecret } from "./runtime.js";
+import { buildTenantDirectory, migrateAllTenants } from "./tenants.js";
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -18,8 +19,14 @@ async function main() {
   const handle = await openMainDatabase(config, (err) =>
     process.stderr.write(`database pool: ${err.message}\n`),
   );
-  announceAdmin(await prepareDatabase(handle, config.databaseUrl, config));
-  const tenants = singleTenant(handle);
+  if (config.baseDomain) {
+    // The main database only holds the tenant registry; each tenant has its own users.
+    await migrateDatabase(handle, config.databaseUrl);
+    await migrateAllTenants(config, handle);
+  } else {
+    announceAdmin(await prepareDatabase(handle, config.databaseUrl, config));
+  }
+  const tenants = buildTenantDirectory(config, handle);
   const app = await buildApp({ config: { ...config, jwtSecret }, tenants });
 
   let closing = false;
