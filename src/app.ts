@@ -3,7 +3,7 @@ import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
-import { authenticateApiToken } from "./modules/api-tokens/service.js";
+import { authenticateApiToken, authenticateMcpToken } from "./modules/api-tokens/service.js";
 import type { ModuleDeps } from "./modules/deps.js";
 import { enterpriseModules } from "./modules/enterprise.js";
 import { createAuthService } from "./modules/identity/auth.service.js";
@@ -82,7 +82,11 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   const deps: ModuleDeps = { config, tokens, auth, tenants };
   registerGuard(app, {
     tenants,
-    authenticators: { jwt: auth.authenticateJwt, apiToken: authenticateApiToken },
+    authenticators: {
+      jwt: auth.authenticateJwt,
+      apiToken: authenticateApiToken,
+      mcpToken: authenticateMcpToken,
+    },
   });
 
   await app.register(healthRoutes);

@@ -15,7 +15,7 @@ import {
   loadTokenForAuth,
   scopesOf,
 } from "./repository.js";
-import { canUseRest } from "./scopes.js";
+import { canUseRest, hasAnyMcpScope } from "./scopes.js";
 import { generateApiToken, hashApiToken } from "./secrets.js";
 import { apiTokens } from "./tables.js";
 
@@ -102,6 +102,15 @@ export const authenticateApiToken: Authenticator = async (request: FastifyReques
   const actor = await resolveApiToken(request.tenant.handle.db, credential);
   if (actor && !canUseRest(actor.scopes ?? [])) {
     throw new ForbiddenError("This API token has no api_access rule: it cannot call the REST API");
+  }
+  return actor;
+};
+
+/** MCP authenticator: a live token without any MCP rule (mcp, mcp:<area>, *) is a 403. */
+export const authenticateMcpToken: Authenticator = async (request: FastifyRequest, credential: string) => {
+  const actor = await resolveApiToken(request.tenant.handle.db, credential);
+  if (actor && !hasAnyMcpScope(actor.scopes ?? [])) {
+    throw new ForbiddenError("This API token has no MCP rule (mcp, mcp:<area> or *)");
   }
   return actor;
 };

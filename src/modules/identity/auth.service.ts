@@ -9,7 +9,8 @@ import { inTransaction } from "../../platform/db/sql.js";
 import type { AuthedCtx, Ctx } from "../../platform/http/context.js";
 import { TooManyRequestsError, UnauthorizedError } from "../../platform/http/errors.js";
 import { recordLoginAttempt, secondsUntilLoginAllowed } from "./audit.js";
-import { findUserByEmail, loadAuthState, revokeSession, revokeUserSessions } from "./repository.js";
+import { GrantsCache, loadGrants, loadSessionState } from "./auth-state.js";
+import { findUserByEmail, revokeSession, revokeUserSessions } from "./repository.js";
 import { refreshTokens, revokedAccessTokens, sessions, users } from "./tables.js";
 
 export interface TokenPair {
@@ -126,21 +127,34 @@ export function createAuthService(deps: { tokens: TokenService }) {
     await revokeUserSessions(ctx.db, userId, reason);
   }
 
-  /** Authenticator for user JWTs: one query loads the user, session, deny list, roles and permissions. */
+  const grantsCache = new GrantsCache();
+
+  /**
+   * Authenticator for user JWTs: one prepared query checks the user, session, deny list and
+   * authz epoch; roles and permissions come from the cache unless the epoch moved.
+   */
   const authenticateJwt: Authenticator = async (request: FastifyRequest, credential: string) => {
     const claims = await tokens.verify(credential, "access", request.tenant.id);
     if (!claims) return null;
-    const state = await loadAuthState(request.tenant.handle.db, claims.sub, claims.sid, claims.jti);
-    if (!state?.is_active || !state.session_active || state.denied) return null;
-    const roles = typeof state.roles === "string" ? JSON.parse(state.roles) : state.roles;
+    const db = request.tenant.handle.db;
+    const state = await loadSessionState(db, claims.sub, claims.sid, claims.jti);
+    if (!state?.isActive || !state.sessionActive || state.denied) return null;
+    const epoch = String(state.epoch);
+    let grants = grantsCache.get(request.tenant.id, state.id, epoch);
+    if (!grants) {
+      grants = await loadGrants(db, state.id);
+      grantsCache.set(request.tenant.id, state.id, epoch, grants);
+    }
     const actor: Actor = {
       kind: "user",
       userId: state.id,
       email: state.email,
-      fullName: state.full_name,
-      permissions: new Set(state.permissions),
-      roles,
-      companyId: state.company_id,
+      fullName: state.fullName,
+      permissions: new Set(grants.permissions),
+      roles: grants.roles,
+      companyId: state.companyId,
+      createdAt: state.createdAt,
+      updatedAt: state.updatedAt,
       sessionId: claims.sid,
       tokenJti: claims.jti,
       tokenExpiresAt: new Date(claims.exp * 1000),

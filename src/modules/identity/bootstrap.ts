@@ -2,6 +2,7 @@ import { count, eq, sql } from "drizzle-orm";
 import { generatePassword, hashPassword } from "../../platform/auth/passwords.js";
 import type { Db } from "../../platform/db/client.js";
 import { inTransaction } from "../../platform/db/sql.js";
+import { bumpAuthzEpoch } from "./auth-state.js";
 import { ADMIN_ROLE_NAME, permissionCatalog } from "./catalog.js";
 import { findRoleByName, findUserByEmail, revokeUserSessions } from "./repository.js";
 import { permissions, roles, userRoles, users } from "./tables.js";
@@ -29,6 +30,7 @@ export async function bootstrapIdentity(
     if (!admin) throw new Error("bootstrap: the admin role could not be created");
     await tx.execute(sql`insert into role_permissions (role_id, permission_id)
                          select ${admin.id}, id from permissions on conflict do nothing`);
+    await bumpAuthzEpoch(tx);
     const [{ n }] = await tx.select({ n: count() }).from(users);
     if (Number(n) > 0) return {};
     const generated = !options.adminPassword;
@@ -60,6 +62,7 @@ export async function createAdministrator(db: Db, email: string, password: strin
       .where(eq(users.id, userId));
   }
   await db.insert(userRoles).values({ userId, roleId: admin.id }).onConflictDoNothing();
+  await bumpAuthzEpoch(db);
   return { userId, created: !existing };
 }
 

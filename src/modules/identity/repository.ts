@@ -1,48 +1,11 @@
 import { and, asc, count, eq, ilike, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client.js";
-import { queryOne } from "../../platform/db/sql.js";
 import { likePattern } from "../../platform/http/pagination.js";
 import { permissions, rolePermissions, roles, sessions, userRoles, users } from "./tables.js";
 
 export type UserRow = typeof users.$inferSelect;
 export type RoleRow = typeof roles.$inferSelect;
 export type PermissionRow = typeof permissions.$inferSelect;
-
-export interface AuthRow {
-  id: string;
-  email: string;
-  full_name: string;
-  company_id: string | null;
-  is_active: boolean;
-  session_active: boolean;
-  denied: boolean;
-  roles: { id: string; name: string }[] | string;
-  permissions: string[];
-}
-
-/**
- * Everything authentication needs in ONE round trip: the user, its session's state, the
- * access token's deny-list entry, its roles and its effective permissions.
- */
-export function loadAuthState(db: Db, userId: string, sessionId: string, jti: string) {
-  return queryOne<AuthRow>(
-    db,
-    sql`select u.id, u.email, u.full_name, u.company_id, u.is_active,
-          (s.revoked_at is null) as session_active,
-          exists(select 1 from revoked_access_tokens r where r.jti = ${jti}) as denied,
-          coalesce((select json_agg(json_build_object('id', ro.id, 'name', ro.name) order by ro.name)
-                      from user_roles ur join roles ro on ro.id = ur.role_id
-                     where ur.user_id = u.id), '[]'::json) as roles,
-          array(select distinct p.modulo || ':' || p.accion
-                  from user_roles ur
-                  join role_permissions rp on rp.role_id = ur.role_id
-                  join permissions p on p.id = rp.permission_id
-                 where ur.user_id = u.id) as permissions
-        from users u
-        join sessions s on s.id = ${sessionId} and s.user_id = u.id
-       where u.id = ${userId}`,
-  );
-}
 
 export async function findUserByEmail(db: Db, email: string) {
   const [row] = await db

@@ -3,6 +3,7 @@ import { inTransaction } from "../../platform/db/sql.js";
 import type { Ctx } from "../../platform/http/context.js";
 import { ConflictError, NotFoundError } from "../../platform/http/errors.js";
 import { likePattern } from "../../platform/http/pagination.js";
+import { bumpAuthzEpoch } from "./auth-state.js";
 import { findRoleById, findRoleByName, type RoleRow } from "./repository.js";
 import { permissions, rolePermissions, roles, userRoles } from "./tables.js";
 
@@ -70,10 +71,13 @@ export async function updateRole(ctx: Ctx, id: string, input: { name?: string; d
     const clash = await findRoleByName(ctx.db, input.name);
     if (clash && clash.id !== id) throw new ConflictError("A role with this name already exists");
   }
-  await ctx.db
-    .update(roles)
-    .set({ name: input.name?.trim(), description: input.description })
-    .where(eq(roles.id, id));
+  await inTransaction(ctx.db, async (tx) => {
+    await tx
+      .update(roles)
+      .set({ name: input.name?.trim(), description: input.description })
+      .where(eq(roles.id, id));
+    await bumpAuthzEpoch(tx);
+  });
   return getRole(ctx, id);
 }
 
@@ -91,6 +95,7 @@ export async function deleteRole(ctx: Ctx, id: string) {
       });
     }
     await tx.delete(roles).where(eq(roles.id, id));
+    await bumpAuthzEpoch(tx);
   });
 }
 
@@ -108,18 +113,24 @@ export async function addPermission(ctx: Ctx, roleId: string, ref: PermissionRef
   const role = await requireRole(ctx, roleId);
   assertEditable(role);
   const permission = await resolvePermission(ctx, ref);
-  await ctx.db.insert(rolePermissions).values({ roleId, permissionId: permission.id }).onConflictDoNothing();
+  await inTransaction(ctx.db, async (tx) => {
+    await tx.insert(rolePermissions).values({ roleId, permissionId: permission.id }).onConflictDoNothing();
+    await bumpAuthzEpoch(tx);
+  });
   return getRole(ctx, roleId);
 }
 
 export async function removePermission(ctx: Ctx, roleId: string, permissionId: string) {
   const role = await requireRole(ctx, roleId);
   assertEditable(role);
-  const removed = await ctx.db
-    .delete(rolePermissions)
-    .where(and(eq(rolePermissions.roleId, roleId), eq(rolePermissions.permissionId, permissionId)))
-    .returning({ roleId: rolePermissions.roleId });
-  if (removed.length === 0) throw new NotFoundError("Permission on this role");
+  await inTransaction(ctx.db, async (tx) => {
+    const removed = await tx
+      .delete(rolePermissions)
+      .where(and(eq(rolePermissions.roleId, roleId), eq(rolePermissions.permissionId, permissionId)))
+      .returning({ roleId: rolePermissions.roleId });
+    if (removed.length === 0) throw new NotFoundError("Permission on this role");
+    await bumpAuthzEpoch(tx);
+  });
 }
 
 export async function listPermissionCatalog(ctx: Ctx) {

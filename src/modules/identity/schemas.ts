@@ -14,7 +14,8 @@ export const loginBody = z.object({
   password: z.string().min(1).max(1024),
 });
 export const refreshBody = z.object({ refresh_token: z.string().min(1).max(4096) });
-export const logoutBody = z.object({ refresh_token: z.string().min(1).max(4096).optional() }).optional();
+/** Optional: a POST with no body at all reaches validation as null. */
+export const logoutBody = z.object({ refresh_token: z.string().min(1).max(4096).optional() }).nullish();
 
 export const tokenPairV1 = z.object({
   access_token: z.string(),
@@ -120,7 +121,9 @@ export const userPage = v1Page(userOut);
 export const rolePage = v1Page(roleSummaryOut);
 export const loginAuditPage = v1Page(loginAuditOut);
 
-export function toUserOut(u: UserView): z.infer<typeof userOut> {
+export function toUserOut(
+  u: Pick<UserView, "id" | "email" | "fullName" | "isActive" | "companyId" | "roles" | "createdAt" | "updatedAt">,
+): z.infer<typeof userOut> {
   return {
     id: u.id,
     email: u.email,

@@ -1,5 +1,16 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { createdAt, idColumn, updatedAt } from "../../platform/db/columns.js";
 
 export const users = pgTable(
@@ -127,3 +138,12 @@ export const loginAudit = pgTable(
     index("login_audit_time_idx").on(t.createdAt),
   ],
 );
+
+/**
+ * One row per tenant database, bumped in the same transaction as any change to roles, role
+ * permissions or role assignments: nodes cache permission sets and reload them when it moves.
+ */
+export const authzEpoch = pgTable("authz_epoch", {
+  id: integer("id").primaryKey().default(1),
+  version: bigint("version", { mode: "number" }).notNull().default(0),
+});

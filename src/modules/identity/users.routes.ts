@@ -33,7 +33,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
       },
     },
     async (request) => {
-      const me = await users.me(ctxOf(request));
+      const me = users.me(ctxOf(request));
       return { ...toUserOut(me), permissions: me.permissions };
     },
   );

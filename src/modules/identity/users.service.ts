@@ -3,6 +3,7 @@ import { hashPassword, verifyPassword } from "../../platform/auth/passwords.js";
 import { inTransaction } from "../../platform/db/sql.js";
 import type { AuthedCtx, Ctx } from "../../platform/http/context.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../platform/http/errors.js";
+import { bumpAuthzEpoch } from "./auth-state.js";
 import { ADMIN_ROLE_NAME } from "./catalog.js";
 import {
   countActiveAdmins,
@@ -71,9 +72,21 @@ async function assertNotLastAdmin(ctx: Ctx, userId: string) {
   }
 }
 
-export async function me(ctx: AuthedCtx) {
-  const user = await requireUser(ctx, ctx.actor.userId);
-  return { ...(await withRoles(ctx, user)), permissions: [...ctx.actor.permissions].sort() };
+/** The caller as authentication loaded it: no further query. */
+export function me(ctx: AuthedCtx) {
+  const a = ctx.actor;
+  if (a.kind !== "user" || !a.createdAt || !a.updatedAt) throw new NotFoundError("User");
+  return {
+    id: a.userId,
+    email: a.email,
+    fullName: a.fullName,
+    isActive: true,
+    companyId: a.companyId,
+    createdAt: a.createdAt,
+    updatedAt: a.updatedAt,
+    roles: a.roles,
+    permissions: [...a.permissions].sort(),
+  };
 }
 
 export async function getUser(ctx: Ctx, id: string) {
@@ -173,7 +186,10 @@ export async function changeOwnPassword(ctx: AuthedCtx, currentPassword: string,
 export async function assignRole(ctx: Ctx, userId: string, roleId: string) {
   await requireUser(ctx, userId);
   if (!(await findRoleById(ctx.db, roleId))) throw new NotFoundError("Role");
-  await ctx.db.insert(userRoles).values({ userId, roleId }).onConflictDoNothing();
+  await inTransaction(ctx.db, async (tx) => {
+    await tx.insert(userRoles).values({ userId, roleId }).onConflictDoNothing();
+    await bumpAuthzEpoch(tx);
+  });
   return getUser(ctx, userId);
 }
 
@@ -188,5 +204,6 @@ export async function removeRole(ctx: Ctx, userId: string, roleId: string) {
       .where(and(eq(userRoles.userId, userId), eq(userRoles.roleId, roleId)))
       .returning({ userId: userRoles.userId });
     if (removed.length === 0) throw new NotFoundError("Role assignment");
+    await bumpAuthzEpoch(tx);
   });
 }

@@ -7,6 +7,9 @@ export interface Actor {
   /** "module:action" strings. */
   permissions: ReadonlySet<string>;
   roles: { id: string; name: string }[];
+  /** User JWT callers: the user record as loaded by authentication (saves /users/me a query). */
+  createdAt?: Date;
+  updatedAt?: Date;
   /** Enterprise API: restricted to one company (null = all companies of the tenant). */
   companyId: string | null;
   /** JWT callers: the session and token ids (logout needs them). */

@@ -1,3 +1,4 @@
+import { createSecretKey } from "node:crypto";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { uuidv7 } from "../ids.js";
 
@@ -40,8 +41,14 @@ export interface TokenService {
   accessTokenSeconds: number;
 }
 
+const VERIFIED_CACHE_SIZE = 10_000;
+
 export function createTokenService(settings: TokenSettings): TokenService {
-  const key = new TextEncoder().encode(settings.secret);
+  const key = createSecretKey(Buffer.from(settings.secret, "utf8"));
+  // Signature checks cost ~0.1 ms; a client reuses its access token for many requests. Only exact
+  // token strings that already verified are remembered, and only until they expire; revocation is
+  // still checked against the database on every request.
+  const verified = new Map<string, TokenClaims>();
   const lifetime: Record<TokenType, number> = {
     access: settings.accessTokenMinutes * 60,
     refresh: settings.refreshTokenDays * 86_400,
@@ -64,6 +71,18 @@ export function createTokenService(settings: TokenSettings): TokenService {
       return { token, jti, expiresAt: new Date(exp * 1000) };
     },
     async verify(token, type, tenantId) {
+      const known = verified.get(token);
+      if (known) {
+        if (
+          known.typ === type &&
+          known.tid === tenantId &&
+          known.exp + CLOCK_SKEW_SECONDS > Date.now() / 1000
+        ) {
+          return known;
+        }
+        if (known.exp + CLOCK_SKEW_SECONDS <= Date.now() / 1000) verified.delete(token);
+        return null;
+      }
       try {
         const { payload } = await jwtVerify(token, key, {
           algorithms: [ALGORITHM],
@@ -74,7 +93,12 @@ export function createTokenService(settings: TokenSettings): TokenService {
         });
         if (payload.typ !== type || payload.tid !== tenantId) return null;
         if (!isUuid(payload.sub) || !isUuid(payload.jti) || !isUuid(payload.sid)) return null;
-        return payload as unknown as TokenClaims;
+        const claims = payload as unknown as TokenClaims;
+        if (type === "access") {
+          if (verified.size >= VERIFIED_CACHE_SIZE) verified.clear();
+          verified.set(token, claims);
+        }
+        return claims;
       } catch (err) {
         if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return null;
         throw err;

@@ -7,7 +7,10 @@ declare module "fastify" {
     permission?: string;
     /** Routes with no permission must say whether they are public or for any authenticated caller. */
     auth?: AuthRequirement;
-    /** Which credentials the route accepts: user JWTs (default) and/or API tokens (enterprise API). */
-    credentials?: "jwt" | "jwt-or-api-token";
+    /**
+     * Which credentials the route accepts: user JWTs (default), JWTs or API tokens with the
+     * api_access rule (enterprise API), or only API tokens with an MCP rule (the MCP server).
+     */
+    credentials?: "jwt" | "jwt-or-api-token" | "mcp-token";
   }
 }

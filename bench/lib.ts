@@ -1,0 +1,79 @@
+import autocannon from "autocannon";
+import type { FastifyInstance } from "fastify";
+import pg from "pg";
+import { buildApp } from "../src/app.js";
+import { loadConfig } from "../src/config.js";
+import { type DatabaseHandle, openDatabase } from "../src/platform/db/client.js";
+import { singleTenant } from "../src/platform/db/tenancy.js";
+import { prepareDatabase } from "../src/runtime.js";
+
+export const BENCH_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+export const BENCH_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+export const ADMIN = { email: "bench-admin@example.com", password: "bench-password-1" };
+const SECRET = "bench-secret-bench-secret-bench-secret-0123456789";
+
+export interface Measured {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** A fresh PostgreSQL database for the bench (dropped first if it exists). */
+export async function freshDatabase(name: string): Promise<{ url: string; handle: DatabaseHandle }> {
+  const base = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ url: url.toString(), poolSize: 20 });
+  await prepareDatabase(handle, url.toString(), { adminEmail: ADMIN.email, adminPassword: ADMIN.password });
+  return { url: url.toString(), handle };
+}
+
+export async function startApp(handle: DatabaseHandle): Promise<{ app: FastifyInstance; base: string }> {
+  const config = loadConfig({ NODE_ENV: "production", LOG_LEVEL: "silent", JWT_SECRET: SECRET });
+  const app = await buildApp({ config: { ...config, jwtSecret: SECRET }, tenants: singleTenant(handle) });
+  const address = await app.listen({ port: 0, host: "127.0.0.1" });
+  return { app, base: address };
+}
+
+export async function login(base: string, path = "/api/v1/auth/login"): Promise<string> {
+  const res = await fetch(`${base}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(ADMIN),
+  });
+  if (!res.ok) throw new Error(`bench login failed: ${res.status}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+export async function measure(
+  name: string,
+  url: string,
+  opts: { headers?: Record<string, string>; method?: "GET" | "POST"; body?: string } = {},
+): Promise<Measured> {
+  const result = await autocannon({
+    url,
+    connections: BENCH_CONNECTIONS,
+    duration: BENCH_SECONDS,
+    method: opts.method ?? "GET",
+    headers: opts.headers,
+    body: opts.body,
+  });
+  const errors = result.errors + result.non2xx;
+  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+}
+
+export function report(title: string, rows: Measured[], ratios: [string, Measured, Measured][]) {
+  console.log(`\n## ${title}`);
+  console.log("| route | req/s | p50 ms | p99 ms | errors |");
+  console.log("|---|---:|---:|---:|---:|");
+  for (const r of rows)
+    console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} |`);
+  for (const [label, a, b] of ratios) console.log(`ratio ${label}: ${(a.rps / b.rps).toFixed(2)}`);
+}

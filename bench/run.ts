@@ -1,0 +1,18 @@
+import { benchIdentity } from "./identity.js";
+
+/** npm run bench [-- section...]: runs on PostgreSQL (BENCH_DATABASE_URL, default the local server). */
+const sections: Record<string, () => Promise<void>> = {
+  identity: benchIdentity,
+};
+
+const wanted = process.argv.slice(2).filter((a) => a !== "--");
+const chosen = wanted.length ? wanted : Object.keys(sections);
+for (const name of chosen) {
+  const run = sections[name];
+  if (!run) {
+    console.error(`unknown bench section ${name}; known: ${Object.keys(sections).join(", ")}`);
+    process.exit(1);
+  }
+  await run();
+}
+process.exit(0);
