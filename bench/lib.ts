@@ -77,3 +77,22 @@ export function report(title: string, rows: Measured[], ratios: [string, Measure
     console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} |`);
   for (const [label, a, b] of ratios) console.log(`ratio ${label}: ${(a.rps / b.rps).toFixed(2)}`);
 }
+
+/**
+ * Runs the measurements interleaved for `rounds` rounds and keeps each one's median round (by
+ * req/s), so background load on a shared machine hits every route alike.
+ */
+export async function measureInterleaved(
+  targets: { name: string; url: string; opts?: Parameters<typeof measure>[2] }[],
+  rounds = Number(process.env.BENCH_ROUNDS ?? 3),
+): Promise<Measured[]> {
+  const runs = new Map<string, Measured[]>();
+  for (let i = 0; i < rounds; i++) {
+    for (const t of targets)
+      runs.set(t.name, [...(runs.get(t.name) ?? []), await measure(t.name, t.url, t.opts)]);
+  }
+  return targets.map((t) => {
+    const sorted = [...(runs.get(t.name) ?? [])].sort((a, b) => a.rps - b.rps);
+    return sorted[Math.floor(sorted.length / 2)];
+  });
+}

@@ -43,7 +43,8 @@ export async function registerApiDocs(scope: FastifyInstance, options: DocsOptio
           : "Any authenticated caller.";
         schema.description = schema.description ? `${schema.description}\n\n${who}` : who;
       }
-      return out;
+      // Routes registered as "/" under a module prefix answer with and without the slash; document the bare one.
+      return { ...out, url: out.url.length > 1 ? out.url.replace(/\/$/, "") : out.url };
     },
   });
 
@@ -53,6 +54,8 @@ export async function registerApiDocs(scope: FastifyInstance, options: DocsOptio
     });
     await docs.register(swaggerUi, {
       routePrefix: "/docs",
+      // Without it, {prefix}/docs (no trailing slash) links its assets at /docs/static/...: 404s.
+      indexPrefix: options.prefix,
       uiConfig: { validatorUrl: null, docExpansion: "list", deepLinking: true },
       staticCSP: false,
     } as Parameters<typeof swaggerUi>[1]);

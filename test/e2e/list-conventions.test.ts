@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+
+/**
+ * Every list route of /api (a GET whose query takes `limit`) follows one convention:
+ * {data, total, skip, limit}, skip default 0, limit default 50, maximum 10000.
+ * Routes are discovered from the OpenAPI document, so a new module can't drift.
+ */
+let t: TestApp;
+interface Param {
+  name: string;
+  in: string;
+  required?: boolean;
+}
+interface Operation {
+  parameters?: Param[];
+  responses: Record<
+    string,
+    { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> }
+  >;
+}
+let lists: { path: string; op: Operation }[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const doc = (await t.app.inject({ method: "GET", url: "/api/openapi.json" })).json();
+  lists = Object.entries(doc.paths as Record<string, { get?: Operation }>)
+    .filter(([, item]) => item.get?.parameters?.some((p) => p.in === "query" && p.name === "limit"))
+    .map(([path, item]) => ({ path, op: item.get as Operation }));
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe("/api list conventions", () => {
+  it("finds the list routes", () => {
+    expect(lists.map((l) => l.path)).toEqual(expect.arrayContaining(["/api/companies", "/api/api-tokens"]));
+  });
+
+  it("declares skip, limit, and the {data, total, skip, limit} envelope on every list route", () => {
+    for (const { path, op } of lists) {
+      const names = (op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name);
+      expect(names, path).toEqual(expect.arrayContaining(["skip", "limit"]));
+      const schema = op.responses["200"]?.content?.["application/json"]?.schema;
+      expect(Object.keys(schema?.properties ?? {}).sort(), path).toEqual(["data", "limit", "skip", "total"]);
+    }
+  });
+
+  it("applies the defaults and the 10000 maximum on every list route", async () => {
+    for (const { path, op } of lists) {
+      if (path.includes("{")) continue;
+      const required = (op.parameters ?? []).filter((p) => p.in === "query" && p.required);
+      const fixed = required.length ? `&${required.map((p) => `${p.name}=x`).join("&")}` : "";
+      const tooMany = await t.as(t.adminToken, { method: "GET", url: `${path}?limit=10001${fixed}` });
+      expect(tooMany.statusCode, path).toBe(400);
+      expect(
+        tooMany.json().errors.map((e: { path: string }) => e.path),
+        path,
+      ).toContain("querystring.limit");
+      const negative = await t.as(t.adminToken, { method: "GET", url: `${path}?skip=-1${fixed}` });
+      expect(negative.statusCode, path).toBe(400);
+      if (required.length) continue;
+      const plain = await t.as(t.adminToken, { method: "GET", url: path });
+      expect(plain.statusCode, path).toBe(200);
+      expect(plain.json(), path).toMatchObject({ skip: 0, limit: 50, total: expect.any(Number) });
+      expect(Array.isArray(plain.json().data), path).toBe(true);
+      const max = await t.as(t.adminToken, { method: "GET", url: `${path}?limit=10000&skip=5` });
+      expect(max.statusCode, path).toBe(200);
+      expect(max.json(), path).toMatchObject({ skip: 5, limit: 10000 });
+    }
+  });
+});
