@@ -1,7 +1,9 @@
 import { parseArgs } from "node:util";
 import { cliActor, createApiTokenFromCli } from "./cli/api-token.js";
+import { loadDemo } from "./cli/demo.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { createAdministrator, resetPassword } from "./modules/identity/bootstrap.js";
+import { runMcpStdio } from "./modules/mcp/stdio.js";
 import { generatePassword } from "./platform/auth/passwords.js";
 import type { DatabaseHandle } from "./platform/db/client.js";
 import { migrateDatabase } from "./platform/db/migrate.js";
@@ -17,6 +19,8 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   admin create --email E [--password P] [--tenant SLUG]
   user reset-password --email E [--password P] [--tenant SLUG]
   api-token create --name N --scope S [--scope S...] [--company ID] [--expires-days D] [--user EMAIL] [--tenant SLUG]
+  demo [--tenant SLUG]                      load the demo project, company, contacts, products and ledger
+  mcp                                       the read-only MCP server on stdin/stdout (docs/mcp.md)
 `;
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -146,6 +150,27 @@ async function run(argv: string[]) {
     });
     out(token);
     process.stderr.write("This is the only time the token is shown: store it now.\n");
+    return;
+  }
+
+  if (command === "demo") {
+    const result = await withDatabase(values.tenant, async (h) => {
+      if (!values.tenant) await prepareDatabase(h, config.databaseUrl, config);
+      return loadDemo(h.db, values.user ?? config.adminEmail);
+    });
+    out(
+      `projects demo: ${result.budget.created ? "loaded" : "already there"} (budget ${result.budget.budgetId})`,
+    );
+    out(
+      `enterprise demo: ${result.company.created ? "loaded" : "already there"} (company ${result.company.companyId})`,
+    );
+    out(`ledger demo: ${result.entriesCreated} entries created`);
+    return;
+  }
+
+  if (command === "mcp") {
+    // stdout belongs to the MCP protocol from here on: messages only, logs go to stderr.
+    await runMcpStdio();
     return;
   }
 
