@@ -21,7 +21,10 @@ export interface Measured {
 }
 
 /** A fresh PostgreSQL database for the bench (dropped first if it exists). */
-export async function freshDatabase(name: string): Promise<{ url: string; handle: DatabaseHandle }> {
+export async function freshDatabase(
+  name: string,
+  logQuery?: (query: string, params: unknown[]) => void,
+): Promise<{ url: string; handle: DatabaseHandle }> {
   const base = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
@@ -30,7 +33,7 @@ export async function freshDatabase(name: string): Promise<{ url: string; handle
   await admin.end();
   const url = new URL(base);
   url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.toString(), poolSize: 20 });
+  const handle = await openDatabase({ url: url.toString(), poolSize: 20, logQuery });
   await prepareDatabase(handle, url.toString(), { adminEmail: ADMIN.email, adminPassword: ADMIN.password });
   return { url: url.toString(), handle };
 }

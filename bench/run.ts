@@ -1,8 +1,14 @@
+import { benchBc3 } from "./bc3-import.js";
 import { benchIdentity } from "./identity.js";
+import { benchLedger } from "./ledger.js";
+import { benchMcpSection } from "./mcp.js";
 
 /** npm run bench [-- section...]: runs on PostgreSQL (BENCH_DATABASE_URL, default the local server). */
 const sections: Record<string, () => Promise<void>> = {
   identity: benchIdentity,
+  bc3: benchBc3,
+  ledger: benchLedger,
+  mcp: benchMcpSection,
 };
 
 const wanted = process.argv.slice(2).filter((a) => a !== "--");

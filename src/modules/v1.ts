@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ModuleDeps } from "./deps.js";
 import { identityRoutesV1 } from "./identity/routes.js";
+import { projectRoutesV1 } from "./projects/routes.js";
 
 /** Every /api/v1 module (project cost management). Mounted under /api/v1. */
 export const v1Modules: FastifyPluginAsyncZod<ModuleDeps> = async (app, deps) => {
   await app.register(identityRoutesV1, deps);
+  await app.register(projectRoutesV1, deps);
 };

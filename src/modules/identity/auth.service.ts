@@ -10,6 +10,7 @@ import type { AuthedCtx, Ctx } from "../../platform/http/context.js";
 import { TooManyRequestsError, UnauthorizedError } from "../../platform/http/errors.js";
 import { recordLoginAttempt, secondsUntilLoginAllowed } from "./audit.js";
 import { GrantsCache, loadGrants, loadSessionState } from "./auth-state.js";
+import { KeyedQueue } from "./keyed-queue.js";
 import { findUserByEmail, revokeSession, revokeUserSessions } from "./repository.js";
 import { refreshTokens, revokedAccessTokens, sessions, users } from "./tables.js";
 
@@ -39,8 +40,25 @@ export function createAuthService(deps: { tokens: TokenService }) {
     return { accessToken: access.token, refreshToken: refresh.token, expiresIn: tokens.accessTokenSeconds };
   }
 
+  const loginQueue = new KeyedQueue();
+
+  /**
+   * Attempts for one e-mail from one IP run one at a time, so the brute-force check sees every
+   * earlier failure: concurrent guesses can't all slip in before the first one is recorded.
+   */
   async function login(ctx: Ctx, email: string, password: string, client: ClientInfo): Promise<TokenPair> {
     const normalized = email.trim().toLowerCase();
+    return loginQueue.run(`${ctx.tenantId}\n${normalized}\n${client.ip ?? ""}`, () =>
+      attemptLogin(ctx, normalized, password, client),
+    );
+  }
+
+  async function attemptLogin(
+    ctx: Ctx,
+    normalized: string,
+    password: string,
+    client: ClientInfo,
+  ): Promise<TokenPair> {
     const audit = { email: normalized, ip: client.ip, userAgent: client.userAgent };
     const wait = await secondsUntilLoginAllowed(ctx.db, normalized, client.ip);
     if (wait > 0) {

@@ -66,8 +66,9 @@ export async function createRole(ctx: Ctx, input: { name: string; description?: 
 
 export async function updateRole(ctx: Ctx, id: string, input: { name?: string; description?: string }) {
   const role = await requireRole(ctx, id);
+  // A built-in role keeps its exact name (not even its case changes); others may re-case theirs.
+  if (input.name !== undefined && input.name.trim() !== role.name) assertEditable(role);
   if (input.name !== undefined && input.name.trim().toLowerCase() !== role.name.toLowerCase()) {
-    assertEditable(role);
     const clash = await findRoleByName(ctx.db, input.name);
     if (clash && clash.id !== id) throw new ConflictError("A role with this name already exists");
   }

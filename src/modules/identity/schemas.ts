@@ -122,7 +122,10 @@ export const rolePage = v1Page(roleSummaryOut);
 export const loginAuditPage = v1Page(loginAuditOut);
 
 export function toUserOut(
-  u: Pick<UserView, "id" | "email" | "fullName" | "isActive" | "companyId" | "roles" | "createdAt" | "updatedAt">,
+  u: Pick<
+    UserView,
+    "id" | "email" | "fullName" | "isActive" | "companyId" | "roles" | "createdAt" | "updatedAt"
+  >,
 ): z.infer<typeof userOut> {
   return {
     id: u.id,

@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
 import type { TenantDirectory } from "../db/tenancy.js";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "../http/errors.js";
+import type { AuthRequirement } from "../http/route-config.js";
 import "../http/route-config.js";
 import type { Actor } from "./actor.js";
 
@@ -10,7 +11,7 @@ export type Authenticator = (request: FastifyRequest, credential: string) => Pro
 export interface GuardOptions {
   tenants: TenantDirectory;
   /** Tried in order; the first that recognises the credential decides. */
-  authenticators: { jwt: Authenticator; apiToken?: Authenticator };
+  authenticators: { jwt: Authenticator; apiToken?: Authenticator; mcpToken?: Authenticator };
 }
 
 /** Routes outside any tenant: liveness probes. */
@@ -23,6 +24,31 @@ function bearerCredential(request: FastifyRequest): string | null {
   return match ? match[1] : null;
 }
 
+/** What a route declared about who may call it (read once every plugin has had its say). */
+export interface RouteDeclaration {
+  method: string;
+  url: string;
+  permission?: string;
+  auth?: AuthRequirement;
+}
+
+const declaredRoutes = new WeakMap<FastifyInstance, RouteOptions[]>();
+
+/**
+ * Every route registered on `app` after its guard, with its declaration. Read lazily: plugins'
+ * own onRoute hooks (docs, enterprise API) may still adjust a route's config after ours ran.
+ */
+export function routeDeclarations(app: FastifyInstance): RouteDeclaration[] {
+  return (declaredRoutes.get(app) ?? []).flatMap((route) =>
+    (Array.isArray(route.method) ? route.method : [route.method]).map((method) => ({
+      method,
+      url: route.url,
+      permission: route.config?.permission,
+      auth: route.config?.auth,
+    })),
+  );
+}
+
 /**
  * Resolves the tenant from Host (unknown -> 404 before auth), then enforces the route's
  * declaration: public, any authenticated caller, or a "module:action" permission.
@@ -31,6 +57,12 @@ function bearerCredential(request: FastifyRequest): string | null {
 export function registerGuard(app: FastifyInstance, options: GuardOptions) {
   app.decorateRequest("tenant", null as never);
   app.decorateRequest("actor", null);
+
+  const routes: RouteOptions[] = [];
+  declaredRoutes.set(app, routes);
+  app.addHook("onRoute", (route) => {
+    routes.push(route);
+  });
 
   app.addHook("onRequest", async (request) => {
     if (TENANTLESS.has(request.routeOptions.url ?? "")) return;
@@ -45,12 +77,21 @@ export function registerGuard(app: FastifyInstance, options: GuardOptions) {
     if (config.auth === "public") return;
     const credential = bearerCredential(request);
     if (!credential) throw new UnauthorizedError("Missing Authorization: Bearer token");
-    const { jwt, apiToken } = options.authenticators;
+    const { jwt, apiToken, mcpToken } = options.authenticators;
     const isApiToken = credential.startsWith("cdr_");
-    if (isApiToken && (config.credentials !== "jwt-or-api-token" || !apiToken)) {
-      throw new UnauthorizedError("This route does not accept API tokens");
+    let actor: Actor | null;
+    if (config.credentials === "mcp-token") {
+      if (!isApiToken || !mcpToken)
+        throw new UnauthorizedError("The MCP server needs an API token (cdr_...)");
+      actor = await mcpToken(request, credential);
+    } else if (isApiToken) {
+      if (config.credentials !== "jwt-or-api-token" || !apiToken) {
+        throw new UnauthorizedError("This route does not accept API tokens");
+      }
+      actor = await apiToken(request, credential);
+    } else {
+      actor = await jwt(request, credential);
     }
-    const actor = isApiToken ? await apiToken!(request, credential) : await jwt(request, credential);
     if (!actor) throw new UnauthorizedError("Invalid, expired or revoked token");
     request.actor = actor;
     if (config.permission) {

@@ -27,6 +27,8 @@ export interface OpenOptions {
   /** node-postgres pool size. */
   poolSize?: number;
   onPoolError?: (err: Error) => void;
+  /** Sees every SQL statement Drizzle sends (benchmarks capture the SQL a route runs). */
+  logQuery?: (query: string, params: unknown[]) => void;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
@@ -36,7 +38,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
 async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const client = await PGlite.create(options.dataDir, { loadDataDir: options.loadDataDir });
-  const db = drizzlePglite(client) as unknown as Db;
+  const db = drizzlePglite(client, { logger: queryLogger(options) }) as unknown as Db;
   return {
     kind: "pglite",
     db,
@@ -59,7 +61,7 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   });
   // An idle client losing its server must not crash the process: the next query reports it.
   pool.on("error", (err) => options.onPoolError?.(err));
-  const db = drizzlePg(pool) as unknown as Db;
+  const db = drizzlePg(pool, { logger: queryLogger(options) }) as unknown as Db;
   return {
     kind: "postgres",
     db,
@@ -71,6 +73,11 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
       if (!pool.ended) await pool.end();
     },
   };
+}
+
+function queryLogger(options: OpenOptions) {
+  const log = options.logQuery;
+  return log ? { logQuery: (query: string, params: unknown[]) => log(query, params) } : false;
 }
 
 export function redactUrl(url: string): string {

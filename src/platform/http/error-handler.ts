@@ -49,6 +49,10 @@ function validationErrors(error: FastifyError): FieldError[] {
 }
 
 export function registerErrorHandling(app: FastifyInstance) {
+  // Bodies are JSON (or multipart uploads). Fastify also parses text/plain into a string, which
+  // would reach validation as a confusing 400; without the parser it is a 415 like any other type.
+  app.removeContentTypeParser("text/plain");
+
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const instance = instanceOf(request);
     if (error instanceof AppError) {

@@ -77,6 +77,7 @@ export function collect(records: Bc3Record[]): Collected {
     texts: new Map(),
   };
   const error = (line: number, message: string) => ctx.errors.push({ line, message });
+  const byPlacement = new Map<string, number>();
 
   /** Validated number text; blank -> null; not a number -> error (and null, so parsing goes on). */
   const num = (sub: Bc3Sub | undefined, what: () => string): string | null => {
@@ -148,11 +149,17 @@ export function collect(records: Bc3Record[]): Collected {
       // Subtotal lines (type 1 partial, 2 cumulative) are derived values: skip them.
       if (type.text !== "1" && type.text !== "2") entry.lines.push(line);
     }
-    const previous = append
-      ? ctx.measures.find((m) => m.child === child && m.parent === parent && m.index === entry.index)
-      : undefined;
-    if (previous) previous.lines.push(...entry.lines);
-    else ctx.measures.push(entry);
+    // ~M replaces a previous measurement of the same placement, ~N appends lines to it.
+    const key = `${parent ?? ""}\\${child}\\${entry.index ?? ""}`;
+    const previous = byPlacement.get(key);
+    if (previous === undefined) {
+      byPlacement.set(key, ctx.measures.length);
+      ctx.measures.push(entry);
+    } else if (append) {
+      ctx.measures[previous].lines.push(...entry.lines);
+    } else {
+      ctx.measures[previous] = entry;
+    }
   };
 
   for (const rec of records) {

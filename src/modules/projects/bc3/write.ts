@@ -84,14 +84,14 @@ class Bc3Writer {
     this.longText(ref, node.longText);
     if (node.kind === "chapter") {
       this.decomposition(ref, node.children.map(childRef));
-      node.children.forEach((child, i) => this.node(ref, child, [...path, i + 1]));
+      for (const [i, child] of node.children.entries()) this.node(ref, child, [...path, i + 1]);
     } else {
       const parts = node.decomposition.map((c) => ({
         ref: sanitizeCode(c.code),
         yield: normalizeDecimal(c.yield),
       }));
       this.decomposition(ref, parts);
-      node.decomposition.forEach((c) => this.component(c));
+      for (const c of node.decomposition) this.component(c);
     }
     this.measurements(parentRef, node, path);
   }
@@ -107,9 +107,10 @@ const childRef = (n: Bc3Node) => ({
  *
  * - The root is written from root.code/root.summary (budget.code/name when those are empty) with a price
  *   equal to the sum of its children's quantity x unit price.
- * - A code placed several times gets one ~C/~D/~T (the first occurrence wins); ~M is written per placement
- *   with factor 1 and yield = quantity in the parent's ~D, so the parser re-derives the same quantity as
- *   long as it equals the sum of the measurement lines.
+ * - Each child is listed in its parent's ~D with factor 1 and yield = quantity (or the component yield).
+ *   Measurements go to one ~M per placement; the parser then takes the quantity from their sum, so a node's
+ *   quantity should equal the sum of its measurement lines.
+ * - A code placed several times gets one ~C/~D/~T: the first occurrence wins.
  * - Chapters write their children, items their decomposition; the other list is ignored. Fully blank
  *   measurement lines are dropped. Characters the charset cannot represent become "?" (iconv-lite).
  * - Amounts must be decimal strings: decimal.js throws on anything else.
@@ -123,6 +124,6 @@ export function writeBc3(budget: Bc3Budget, opts: { charset?: Bc3Charset } = {})
   const total = children.reduce((acc, n) => acc.plus(new Dec(n.quantity).times(n.unitPrice)), new Dec(0));
   w.concept(rootRef, "", budget.root.summary || budget.name, total.toFixed(), "0");
   w.decomposition(rootRef, children.map(childRef));
-  children.forEach((child, i) => w.node(rootRef, child, [i + 1]));
+  for (const [i, child] of children.entries()) w.node(rootRef, child, [i + 1]);
   return encodeBc3(`${w.lines.join("\r\n")}\r\n`, charset);
 }

@@ -1,0 +1,129 @@
+import type { FastifyInstance } from "fastify";
+import type { Bc3Budget, Bc3Decomposition, Bc3Node } from "../src/modules/projects/bc3/types.js";
+import { writeBc3 } from "../src/modules/projects/bc3/write.js";
+import { freshDatabase, login, startApp } from "./lib.js";
+
+const CHAPTERS = 10;
+
+/** Components shared by the decomposed items (one ~C each, as in a real price base). */
+const COMPONENTS: Bc3Decomposition[] = [
+  { type: "labour", code: "MO.OF1", unit: "h", summary: "Oficial 1ª", yield: "0.35", price: "20.1500" },
+  {
+    type: "machinery",
+    code: "MQ.RETRO",
+    unit: "h",
+    summary: "Retroexcavadora",
+    yield: "0.05",
+    price: "45.0000",
+  },
+  {
+    type: "material",
+    code: "MT.HORM",
+    unit: "m3",
+    summary: "Hormigón HA-25",
+    yield: "1.05",
+    price: "72.4000",
+  },
+];
+
+function benchItem(chapter: number, index: number): Bc3Node {
+  const measured = index % 5 === 0;
+  const decomposed = index % 7 === 0;
+  return {
+    code: `E${String(chapter).padStart(2, "0")}.${String(index).padStart(4, "0")}`,
+    kind: "item",
+    unit: "m2",
+    summary: `Partida ${index} del capítulo ${chapter}: solado de baldosa cerámica`,
+    longText: index % 10 === 0 ? "Solado de baldosa de gres porcelánico, recibido con adhesivo C2." : "",
+    quantity: measured ? "30.000" : `${(index % 97) + 1}.250`,
+    unitPrice: decomposed ? "86.1725" : `${(index % 43) + 2}.3150`,
+    measurements: measured
+      ? [
+          { label: "Planta baja", units: "2", length: "5", width: "2", height: null },
+          { label: "Planta primera", units: null, length: "5", width: "2", height: null },
+        ]
+      : [],
+    decomposition: decomposed ? COMPONENTS : [],
+    children: [],
+  };
+}
+
+/** A BC3 budget of `items` items spread over 10 chapters, some with measurements or decompositions. */
+export function benchBudget(items: number, code: string): Bc3Budget {
+  const perChapter = Math.ceil(items / CHAPTERS);
+  const chapters: Bc3Node[] = [];
+  for (let c = 1; c <= CHAPTERS; c++) {
+    const count = Math.max(0, Math.min(perChapter, items - (c - 1) * perChapter));
+    chapters.push({
+      code: `C${String(c).padStart(2, "0")}`,
+      kind: "chapter",
+      unit: "",
+      summary: `Capítulo ${c}`,
+      longText: "",
+      quantity: "1",
+      unitPrice: "0",
+      measurements: [],
+      decomposition: [],
+      children: Array.from({ length: count }, (_, i) => benchItem(c, i + 1)),
+    });
+  }
+  return {
+    code,
+    name: `Benchmark ${items} partidas`,
+    charset: "ANSI",
+    root: { code, summary: "", children: chapters },
+  };
+}
+
+function multipart(file: Buffer) {
+  const boundary = `----cuadra-bench-${Date.now().toString(36)}`;
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.bc3"\r\n`;
+  return {
+    payload: Buffer.concat([
+      Buffer.from(`${head}Content-Type: application/octet-stream\r\n\r\n`),
+      file,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]),
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+/**
+ * Imports a generated BC3 file of `items` items through POST /api/v1/budgets/import-bc3 and returns how
+ * long the request took (upload parsing, BC3 parsing and the bulk insert). `token` needs budgets:crear.
+ */
+export async function benchBc3Import(
+  app: FastifyInstance,
+  token: string,
+  items = 5000,
+): Promise<{ items: number; ms: number }> {
+  const file = writeBc3(benchBudget(items, `BENCH-${Date.now().toString(36)}`));
+  const { payload, headers } = multipart(file);
+  const started = performance.now();
+  const res = await app.inject({
+    method: "POST",
+    url: "/api/v1/budgets/import-bc3",
+    payload,
+    headers: { ...headers, authorization: `Bearer ${token}` },
+  });
+  const ms = performance.now() - started;
+  if (res.statusCode !== 201) throw new Error(`BC3 import failed: ${res.statusCode} ${res.body}`);
+  return { items, ms };
+}
+
+/** Bench section (PostgreSQL, see lib.ts): three imports of 5,000 items into a fresh database. */
+export async function benchBc3() {
+  const { handle } = await freshDatabase("cuadra_bench_bc3");
+  const { app, base } = await startApp(handle);
+  try {
+    const token = await login(base);
+    console.log("\n## BC3 import (target: 5,000 items well under 5 s)");
+    for (let run = 1; run <= 3; run++) {
+      const { items, ms } = await benchBc3Import(app, token);
+      console.log(`run ${run}: ${items} items in ${ms.toFixed(0)} ms`);
+    }
+  } finally {
+    await app.close();
+    await handle.close();
+  }
+}

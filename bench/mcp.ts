@@ -1,0 +1,109 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  BENCH_CONNECTIONS,
+  BENCH_SECONDS,
+  freshDatabase,
+  login,
+  type Measured,
+  measure,
+  report,
+  startApp,
+} from "./lib.js";
+
+const PAGE = { limit: 50, offset: 0 };
+
+/** Tool calls per second of `list_contacts` (same page as REST) by BENCH_CONNECTIONS SDK clients. */
+async function measureTool(name: string, connect: () => Transport): Promise<Measured> {
+  const clients = await Promise.all(
+    Array.from({ length: BENCH_CONNECTIONS }, async () => {
+      const client = new Client({ name: "cuadra-bench", version: "1" });
+      await client.connect(connect());
+      return client;
+    }),
+  );
+  const latencies: number[] = [];
+  let errors = 0;
+  const until = Date.now() + BENCH_SECONDS * 1000;
+  const started = Date.now();
+  await Promise.all(
+    clients.map(async (client) => {
+      while (Date.now() < until) {
+        const t0 = performance.now();
+        const result = await client.callTool({ name: "list_contacts", arguments: PAGE }).catch(() => null);
+        latencies.push(performance.now() - t0);
+        if (!result || result.isError) errors += 1;
+      }
+    }),
+  );
+  const seconds = (Date.now() - started) / 1000;
+  await Promise.all(clients.map((client) => client.close()));
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]);
+  return { name, rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), errors };
+}
+
+/**
+ * MCP tool calls per second against the REST route reading the same page, same run.
+ * `apiToken` needs both the api_access and the mcp rules.
+ */
+export async function benchMcp(base: string, apiToken: string): Promise<Measured[]> {
+  const headers = { authorization: `Bearer ${apiToken}` };
+  const rest = await measure(
+    `GET /api/clients?limit=${PAGE.limit}&skip=${PAGE.offset}`,
+    `${base}/api/clients?limit=${PAGE.limit}&skip=${PAGE.offset}`,
+    { headers },
+  );
+  const streamable = await measureTool(
+    "MCP list_contacts, Streamable HTTP (SDK client)",
+    () => new StreamableHTTPClientTransport(new URL("/api/mcp", base), { requestInit: { headers } }),
+  );
+  const sse = await measureTool(
+    "MCP list_contacts, SSE (SDK client)",
+    () => new SSEClientTransport(new URL("/api/mcp/sse", base), { requestInit: { headers } }),
+  );
+  report(
+    `MCP (${BENCH_CONNECTIONS} concurrent clients, ${BENCH_SECONDS} s each)`,
+    [rest, streamable, sse],
+    [
+      ["Streamable HTTP / REST", streamable, rest],
+      ["SSE / REST", sse, rest],
+    ],
+  );
+  return [rest, streamable, sse];
+}
+
+/** `npm run bench -- mcp`: a fresh PostgreSQL database with one company and 200 contacts. */
+export async function benchMcpSection() {
+  const { handle } = await freshDatabase("cuadra_bench_mcp");
+  const { app, base } = await startApp(handle);
+  try {
+    const jwt = await login(base);
+    const call = async (path: string, body: unknown) => {
+      const res = await fetch(`${base}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${jwt}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      if (res.status !== 201) throw new Error(`bench setup ${path}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as { id: string; token?: string };
+    };
+    const company = await call("/api/companies", { name: "Bench SL", tax_id: "B12345674" });
+    for (let i = 0; i < 200; i++) {
+      await call("/api/clients", {
+        company_id: company.id,
+        contact_type: i % 3 === 0 ? "supplier" : "customer",
+        name: `Contact ${String(i).padStart(3, "0")}`,
+        email: `contact${i}@example.com`,
+        city: "Madrid",
+      });
+    }
+    const { token } = await call("/api/api-tokens", { name: "bench", scopes: ["api_access", "mcp"] });
+    await benchMcp(base, token!);
+  } finally {
+    await app.close();
+    await handle.close();
+  }
+}

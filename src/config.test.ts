@@ -1,0 +1,140 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error(`no ConfigError for ${JSON.stringify(env)}`);
+}
+
+describe("loadConfig", () => {
+  it("has the documented defaults", () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 8000,
+      host: "0.0.0.0",
+      publicUrl: "http://localhost:8000",
+      dataDir: "./data",
+      accessTokenMinutes: 30,
+      refreshTokenDays: 7,
+      adminEmail: "admin@example.com",
+      logLevel: "info",
+    });
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.jwtSecret).toBeUndefined();
+    expect(c.adminPassword).toBeUndefined();
+    expect(c.corsOrigins).toEqual(
+      expect.arrayContaining(["http://localhost:5173", "http://localhost:42210", "http://localhost:8000"]),
+    );
+  });
+
+  it("adds PUBLIC_URL's origin to the default CORS origins", () => {
+    const c = loadConfig({ PUBLIC_URL: "https://cuadra.example.com/base/" });
+    expect(c.publicUrl).toBe("https://cuadra.example.com/base");
+    expect(c.corsOrigins).toEqual(
+      expect.arrayContaining([
+        "http://localhost:5173",
+        "http://localhost:42210",
+        "https://cuadra.example.com",
+      ]),
+    );
+  });
+
+  it("takes CORS_ORIGINS as a comma-separated list instead of the defaults", () => {
+    const c = loadConfig({ CORS_ORIGINS: " https://a.example , https://b.example,," });
+    expect(c.corsOrigins).toEqual(["https://a.example", "https://b.example"]);
+  });
+
+  it("reads every variable", () => {
+    const c = loadConfig({
+      PORT: "9000",
+      HOST: "127.0.0.1",
+      DATABASE_URL: "postgres://u:p@db:5432/cuadra",
+      JWT_SECRET: "s".repeat(32),
+      DATA_DIR: "/var/lib/cuadra",
+      ACCESS_TOKEN_EXPIRE_MINUTES: "5",
+      REFRESH_TOKEN_EXPIRE_DAYS: "1",
+      ADMIN_EMAIL: "Boss@Example.com",
+      ADMIN_PASSWORD: "boss-password",
+      LOG_LEVEL: "warn",
+    });
+    expect(c).toMatchObject({
+      port: 9000,
+      host: "127.0.0.1",
+      databaseUrl: "postgres://u:p@db:5432/cuadra",
+      jwtSecret: "s".repeat(32),
+      dataDir: "/var/lib/cuadra",
+      accessTokenMinutes: 5,
+      refreshTokenDays: 1,
+      adminEmail: "boss@example.com",
+      adminPassword: "boss-password",
+      logLevel: "warn",
+    });
+  });
+
+  it("treats empty values as unset", () => {
+    const c = loadConfig({ DATABASE_URL: "", JWT_SECRET: " ", ADMIN_PASSWORD: "" });
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.jwtSecret).toBeUndefined();
+    expect(c.adminPassword).toBeUndefined();
+  });
+
+  it.each([
+    [{ PORT: "abc" }, "PORT"],
+    [{ PORT: "70000" }, "PORT"],
+    [{ ACCESS_TOKEN_EXPIRE_MINUTES: "0" }, "ACCESS_TOKEN_EXPIRE_MINUTES"],
+    [{ REFRESH_TOKEN_EXPIRE_DAYS: "-1" }, "REFRESH_TOKEN_EXPIRE_DAYS"],
+    [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
+    [{ JWT_SECRET: "short" }, "JWT_SECRET"],
+    [{ ADMIN_EMAIL: "not-an-email" }, "ADMIN_EMAIL"],
+    [{ ADMIN_PASSWORD: "short" }, "ADMIN_PASSWORD"],
+    [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+    [{ PUBLIC_URL: "not a url" }, "PUBLIC_URL"],
+  ])("%j -> ConfigError naming %s", (env, variable) => {
+    const err = configError(env);
+    expect(err.message).toContain(variable);
+    expect(err.issues.some((i) => i.startsWith(`${variable}:`))).toBe(true);
+  });
+
+  it("requires JWT_SECRET with DATABASE_URL", () => {
+    const err = configError({ DATABASE_URL: "postgres://db/cuadra" });
+    expect(err.message).toContain("JWT_SECRET");
+    expect(() =>
+      loadConfig({ DATABASE_URL: "postgres://db/cuadra", JWT_SECRET: "x".repeat(32) }),
+    ).not.toThrow();
+  });
+
+  it("reports every bad variable at once", () => {
+    const err = configError({ PORT: "abc", LOG_LEVEL: "loud" });
+    expect(err.issues).toHaveLength(2);
+  });
+});
+
+describe("npm start with a bad value", () => {
+  it("exits with code 1 and prints the message", async () => {
+    const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
+    env.PORT = "abc";
+    env.DATA_DIR = "/nonexistent/never-created";
+    const child = spawn("npx", ["tsx", "src/main.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d) => {
+      output += d;
+    });
+    child.stderr.on("data", (d) => {
+      output += d;
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code).toBe(1);
+    expect(output).toContain("Invalid configuration");
+    expect(output).toContain("PORT");
+    expect(output).not.toMatch(/at .*\.ts:\d+/); // a message, not a stack trace
+  }, 60_000);
+});

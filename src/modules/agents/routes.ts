@@ -1,0 +1,114 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { ctxOf } from "../../platform/http/context.js";
+import { errorResponses } from "../../platform/http/errors.js";
+import { idParams } from "../../platform/ids.js";
+import {
+  agentCreateBody,
+  agentListQuery,
+  agentOut,
+  agentPage,
+  agentUpdateBody,
+  fromAgentBody,
+  toAgentOut,
+} from "./schemas.js";
+import * as agents from "./service.js";
+
+const tags = ["agents"];
+const noContent = { 204: z.null().describe("No content") };
+
+export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    "/",
+    {
+      config: { permission: "agents:leer" },
+      schema: {
+        tags,
+        summary: "List sales agents",
+        querystring: agentListQuery,
+        response: { 200: agentPage, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const { rows, total } = await agents.listAgents(ctxOf(request), {
+        companyId: q.company_id,
+        search: q.search,
+        includeInactive: q.include_inactive,
+        skip: q.skip,
+        limit: q.limit,
+      });
+      return { data: rows.map(toAgentOut), total, skip: q.skip, limit: q.limit };
+    },
+  );
+
+  app.get(
+    "/:id",
+    {
+      config: { permission: "agents:leer" },
+      schema: {
+        tags,
+        summary: "Sales agent detail",
+        params: idParams,
+        response: { 200: agentOut, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => toAgentOut(await agents.getAgent(ctxOf(request), request.params.id)),
+  );
+
+  app.post(
+    "/",
+    {
+      config: { permission: "agents:crear" },
+      schema: {
+        tags,
+        summary: "Create a sales agent",
+        body: agentCreateBody,
+        response: { 201: agentOut, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const b = request.body;
+      const row = await agents.createAgent(ctxOf(request), {
+        ...fromAgentBody(b),
+        code: b.code,
+        name: b.name,
+        companyId: b.company_id,
+      });
+      return reply.code(201).send(toAgentOut(row));
+    },
+  );
+
+  app.put(
+    "/:id",
+    {
+      config: { permission: "agents:editar" },
+      schema: {
+        tags,
+        summary: "Update a sales agent",
+        params: idParams,
+        body: agentUpdateBody,
+        response: { 200: agentOut, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) =>
+      toAgentOut(await agents.updateAgent(ctxOf(request), request.params.id, fromAgentBody(request.body))),
+  );
+
+  app.delete(
+    "/:id",
+    {
+      config: { permission: "agents:eliminar" },
+      schema: {
+        tags,
+        summary: "Deactivate a sales agent (it stays on the contacts that reference it)",
+        params: idParams,
+        response: { ...noContent, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await agents.deactivateAgent(ctxOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,121 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { ctxOf } from "../../platform/http/context.js";
+import { errorResponses } from "../../platform/http/errors.js";
+import { idParams } from "../../platform/ids.js";
+import {
+  contactCreateBody,
+  contactListQuery,
+  contactOut,
+  contactPage,
+  contactUpdateBody,
+  fromContactBody,
+  toContactOut,
+} from "./schemas.js";
+import * as contacts from "./service.js";
+
+const tags = ["clients"];
+const noContent = { 204: z.null().describe("No content") };
+
+/** /api/clients: customers and suppliers (contacts). */
+export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    "/",
+    {
+      config: { permission: "clients:leer" },
+      schema: {
+        tags,
+        summary: "List contacts (customers and suppliers)",
+        description: "Search matches the code, name, legal name, tax ID and e-mail.",
+        querystring: contactListQuery,
+        response: { 200: contactPage, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const { rows, total } = await contacts.listContacts(ctxOf(request), {
+        companyId: q.company_id,
+        contactType: q.contact_type,
+        search: q.search,
+        includeInactive: q.include_inactive,
+        skip: q.skip,
+        limit: q.limit,
+      });
+      return { data: rows.map(toContactOut), total, skip: q.skip, limit: q.limit };
+    },
+  );
+
+  app.get(
+    "/:id",
+    {
+      config: { permission: "clients:leer" },
+      schema: {
+        tags,
+        summary: "Contact detail",
+        params: idParams,
+        response: { 200: contactOut, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => toContactOut(await contacts.getContact(ctxOf(request), request.params.id)),
+  );
+
+  app.post(
+    "/",
+    {
+      config: { permission: "clients:crear" },
+      schema: {
+        tags,
+        summary: "Create a contact",
+        description:
+          "Customers get a 430 subaccount and suppliers a 400 subaccount in every open fiscal year of the company.",
+        body: contactCreateBody,
+        response: { 201: contactOut, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const b = request.body;
+      const row = await contacts.createContact(ctxOf(request), {
+        ...fromContactBody(b),
+        contactType: b.contact_type,
+        name: b.name,
+        companyId: b.company_id,
+      });
+      return reply.code(201).send(toContactOut(row));
+    },
+  );
+
+  app.put(
+    "/:id",
+    {
+      config: { permission: "clients:editar" },
+      schema: {
+        tags,
+        summary: "Update a contact",
+        params: idParams,
+        body: contactUpdateBody,
+        response: { 200: contactOut, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) =>
+      toContactOut(
+        await contacts.updateContact(ctxOf(request), request.params.id, fromContactBody(request.body)),
+      ),
+  );
+
+  app.delete(
+    "/:id",
+    {
+      config: { permission: "clients:eliminar" },
+      schema: {
+        tags,
+        summary: "Deactivate a contact (its documents and subaccounts stay)",
+        params: idParams,
+        response: { ...noContent, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await contacts.deactivateContact(ctxOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

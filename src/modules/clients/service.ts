@@ -1,0 +1,144 @@
+import { assertCompanyVisible, companyFilter } from "../../platform/auth/company-scope.js";
+import { inTransaction } from "../../platform/db/sql.js";
+import type { AuthedCtx } from "../../platform/http/context.js";
+import { BadRequestError, ConflictError } from "../../platform/http/errors.js";
+import { ensureContactSubaccounts } from "../accounting/service.js";
+import { findAgentOfCompany } from "../agents/service.js";
+import { resolveCompanyForWrite } from "../companies/service.js";
+import type { ContactRow } from "./repository.js";
+import * as repo from "./repository.js";
+import { type ContactType, contacts } from "./tables.js";
+import { normalizeContactTaxId } from "./tax-id.js";
+
+export interface ContactFields {
+  contactType?: ContactType;
+  code?: string;
+  name?: string;
+  legalName?: string;
+  /** As typed: validated against the contact's country and normalized here. */
+  taxId?: string | null;
+  email?: string;
+  phone?: string;
+  address?: string;
+  city?: string;
+  postalCode?: string;
+  province?: string;
+  country?: string;
+  paymentTermsDays?: number;
+  agentId?: string | null;
+  isActive?: boolean;
+}
+
+export type NewContact = ContactFields & { contactType: ContactType; name: string; companyId?: string };
+
+export interface ContactListFilters {
+  companyId?: string;
+  /** customer or supplier also match contacts of type both. */
+  contactType?: ContactType;
+  search?: string;
+  /** Exactly this state when given; otherwise inactive ones only with includeInactive. */
+  isActive?: boolean;
+  includeInactive?: boolean;
+  skip: number;
+  limit: number;
+}
+
+const DEFAULT_COUNTRY = "ES";
+
+export async function getContact(ctx: AuthedCtx, id: string): Promise<ContactRow> {
+  return assertCompanyVisible(ctx.actor, await repo.findContact(ctx.db, id), "Contact");
+}
+
+export function listContacts(ctx: AuthedCtx, f: ContactListFilters) {
+  return repo.listContacts(ctx.db, {
+    scope: companyFilter(ctx.actor, contacts.companyId, f.companyId),
+    contactType: f.contactType,
+    search: f.search,
+    isActive: f.isActive,
+    includeInactive: f.includeInactive ?? false,
+    skip: f.skip,
+    limit: f.limit,
+  });
+}
+
+async function assertAgentUsable(ctx: AuthedCtx, companyId: string, agentId: string) {
+  const agent = await findAgentOfCompany(ctx, companyId, agentId);
+  if (!agent)
+    throw new BadRequestError("agent_id is not an agent of the contact's company", [
+      { path: "agent_id", message: "is not an agent of this company" },
+    ]);
+  if (!agent.isActive)
+    throw new BadRequestError("The agent is inactive", [{ path: "agent_id", message: "is inactive" }]);
+}
+
+async function assertNoDuplicates(
+  ctx: AuthedCtx,
+  companyId: string,
+  values: { code?: string; taxId?: string | null },
+  exceptId?: string,
+) {
+  const taken = await repo.findDuplicates(ctx.db, companyId, values, exceptId);
+  if (taken.code)
+    throw new ConflictError(`A contact with code ${values.code} already exists in this company`);
+  if (taken.taxId)
+    throw new ConflictError(`A contact with tax ID ${values.taxId} already exists in this company`);
+}
+
+/** Generated codes: C00001, C00002... per company, skipping codes typed in by hand. */
+async function generateCode(ctx: AuthedCtx, companyId: string): Promise<string> {
+  const format = (n: number) => `C${String(n).padStart(5, "0")}`;
+  const candidate = format(await repo.takeCodeNumber(ctx.db, companyId));
+  const { code: taken } = await repo.findDuplicates(ctx.db, companyId, { code: candidate });
+  return taken ? format(await repo.skipPastManualCodes(ctx.db, companyId)) : candidate;
+}
+
+export async function createContact(ctx: AuthedCtx, input: NewContact): Promise<ContactRow> {
+  const { companyId: requested, ...fields } = input;
+  const companyId = await resolveCompanyForWrite(ctx, requested);
+  const country = fields.country ?? DEFAULT_COUNTRY;
+  const taxId = fields.taxId ? normalizeContactTaxId(fields.taxId, country) : null;
+  return inTransaction(ctx.db, async (tx) => {
+    const txCtx: AuthedCtx = { ...ctx, db: tx };
+    if (fields.agentId) await assertAgentUsable(txCtx, companyId, fields.agentId);
+    await assertNoDuplicates(txCtx, companyId, { code: fields.code, taxId });
+    const code = fields.code ?? (await generateCode(txCtx, companyId));
+    const row = await repo.insertContact(tx, { ...fields, code, taxId, country, companyId });
+    await ensureContactSubaccounts(txCtx, row);
+    return row;
+  });
+}
+
+/** The normalized tax id to store, when the update touches the tax id or the country. */
+function taxIdAfterUpdate(current: ContactRow, fields: ContactFields): string | null | undefined {
+  const country = fields.country ?? current.country;
+  if (fields.taxId !== undefined) return fields.taxId ? normalizeContactTaxId(fields.taxId, country) : null;
+  if (fields.country !== undefined && current.taxId) return normalizeContactTaxId(current.taxId, country);
+  return undefined;
+}
+
+export async function updateContact(ctx: AuthedCtx, id: string, fields: ContactFields): Promise<ContactRow> {
+  const current = await getContact(ctx, id);
+  const taxId = taxIdAfterUpdate(current, fields);
+  return inTransaction(ctx.db, async (tx) => {
+    const txCtx: AuthedCtx = { ...ctx, db: tx };
+    if (fields.agentId && fields.agentId !== current.agentId)
+      await assertAgentUsable(txCtx, current.companyId, fields.agentId);
+    await assertNoDuplicates(
+      txCtx,
+      current.companyId,
+      {
+        code: fields.code !== current.code ? fields.code : undefined,
+        taxId: taxId !== current.taxId ? taxId : undefined,
+      },
+      id,
+    );
+    const row = await repo.updateContact(tx, id, { ...fields, taxId });
+    if (row.contactType !== current.contactType) await ensureContactSubaccounts(txCtx, row);
+    return row;
+  });
+}
+
+export async function deactivateContact(ctx: AuthedCtx, id: string): Promise<void> {
+  await getContact(ctx, id);
+  await repo.updateContact(ctx.db, id, { isActive: false });
+}

@@ -1,0 +1,53 @@
+import { sql } from "drizzle-orm";
+import { boolean, check, index, integer, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { createdAt, idColumn, updatedAt } from "../../platform/db/columns.js";
+import { agents } from "../agents/tables.js";
+import { companies } from "../companies/tables.js";
+
+export const CONTACT_TYPES = ["customer", "supplier", "both"] as const;
+export type ContactType = (typeof CONTACT_TYPES)[number];
+
+/** Customers and suppliers of a company. */
+export const contacts = pgTable(
+  "contacts",
+  {
+    id: idColumn(),
+    companyId: uuid("company_id")
+      .notNull()
+      .references(() => companies.id),
+    contactType: text("contact_type", { enum: CONTACT_TYPES }).notNull(),
+    code: text("code").notNull(),
+    name: text("name").notNull(),
+    legalName: text("legal_name").notNull().default(""),
+    /** Normalized: Spanish ids without the ES prefix, EU VAT numbers with their country prefix. */
+    taxId: text("tax_id"),
+    email: text("email").notNull().default(""),
+    phone: text("phone").notNull().default(""),
+    address: text("address").notNull().default(""),
+    city: text("city").notNull().default(""),
+    postalCode: text("postal_code").notNull().default(""),
+    province: text("province").notNull().default(""),
+    country: text("country").notNull().default("ES"),
+    paymentTermsDays: integer("payment_terms_days").notNull().default(30),
+    agentId: uuid("agent_id").references(() => agents.id),
+    isActive: boolean("is_active").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("contacts_company_code_key").on(t.companyId, t.code),
+    uniqueIndex("contacts_company_tax_id_key").on(t.companyId, t.taxId).where(sql`${t.taxId} is not null`),
+    index("contacts_company_created_idx").on(t.companyId, t.createdAt, t.id),
+    index("contacts_agent_idx").on(t.agentId),
+    check("contacts_contact_type_known", sql`${t.contactType} in ('customer', 'supplier', 'both')`),
+    check("contacts_payment_terms_range", sql`${t.paymentTermsDays} between 0 and 365`),
+  ],
+);
+
+/** Last number handed out for generated contact codes (C00001, C00002...) per company. */
+export const contactCodeCounters = pgTable("contact_code_counters", {
+  companyId: uuid("company_id")
+    .primaryKey()
+    .references(() => companies.id),
+  lastValue: integer("last_value").notNull(),
+});

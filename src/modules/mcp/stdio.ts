@@ -1,0 +1,124 @@
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { loadConfig } from "../../config.js";
+import type { DatabaseHandle } from "../../platform/db/client.js";
+import { openMainDatabase } from "../../runtime.js";
+import { listTenants, openTenantDatabase } from "../../tenants.js";
+import { hasAnyMcpScope } from "../api-tokens/scopes.js";
+import { resolveApiToken } from "../api-tokens/service.js";
+import { readLocalServer } from "./local-server-file.js";
+import { localPrincipal, type Principal, principalOfActor } from "./principal.js";
+import { createMcpServer, type ErrorLog } from "./server.js";
+import { findRunningServer, relayStdio } from "./stdio-relay.js";
+
+/** stdout carries MCP messages only: everything else goes to stderr. */
+export const stderrLog: ErrorLog & { info(message: string): void } = {
+  error(details, message) {
+    const err = (details as { err?: unknown }).err;
+    const reason = err instanceof Error ? `: ${err.message}` : "";
+    process.stderr.write(`cuadra mcp: ${message}${reason}\n`);
+  },
+  info(message) {
+    process.stderr.write(`cuadra mcp: ${message}\n`);
+  },
+};
+
+export class StdioSetupError extends Error {}
+
+async function openTenant(config: ReturnType<typeof loadConfig>) {
+  const main = await openMainDatabase(config);
+  if (!config.baseDomain) return { handle: main, tenantId: "default", close: () => main.close() };
+  const slug = config.mcpTenant;
+  const [record] = slug ? (await listTenants(main)).filter((t) => t.slug === slug) : [];
+  if (!record) {
+    await main.close();
+    throw new StdioSetupError(
+      slug
+        ? `Unknown tenant ${slug} (MCP_TENANT)`
+        : "BASE_DOMAIN is set: MCP_TENANT must name the tenant to read",
+    );
+  }
+  const handle = await openTenantDatabase(config, record);
+  return {
+    handle,
+    tenantId: record.slug,
+    close: async () => {
+      await handle.close();
+      await main.close();
+    },
+  };
+}
+
+/** MCP_AUTH_TOKEN's principal (must be a live API token with an MCP rule), or unrestricted local access. */
+async function principalFor(handle: DatabaseHandle, token: string | undefined): Promise<Principal> {
+  if (!token) return localPrincipal();
+  const actor = await resolveApiToken(handle.db, token);
+  if (!actor)
+    throw new StdioSetupError("MCP_AUTH_TOKEN is not a valid API token (unknown, inactive or expired)");
+  if (!hasAnyMcpScope(actor.scopes ?? []))
+    throw new StdioSetupError("The API token in MCP_AUTH_TOKEN has no MCP rule (mcp, mcp:<area> or *)");
+  return principalOfActor(actor);
+}
+
+/** Serves MCP on stdin/stdout from the database itself (no server runs on this data directory). */
+async function serveDirect(config: ReturnType<typeof loadConfig>) {
+  const tenant = await openTenant(config);
+  try {
+    await tenant.handle.ping();
+    const principal = await principalFor(tenant.handle, config.mcpAuthToken);
+    const token = config.mcpAuthToken;
+    const server = createMcpServer({
+      db: async () => tenant.handle.db,
+      tenantId: tenant.tenantId,
+      principal,
+      log: stderrLog,
+      // A token revoked or expired while the assistant runs stops working at its next call.
+      recheck: token
+        ? async () =>
+            (await resolveApiToken(tenant.handle.db, token))
+              ? null
+              : "The API token in MCP_AUTH_TOKEN is no longer valid (revoked or expired): set a new one."
+        : undefined,
+    });
+    const transport = new StdioServerTransport();
+    let closed = false;
+    const shutdown = async () => {
+      if (closed) return;
+      closed = true;
+      await server.close().catch(() => undefined);
+      await tenant.close().catch(() => undefined);
+      process.exit(0);
+    };
+    transport.onclose = () => void shutdown();
+    process.stdin.on("end", () => void shutdown());
+    process.on("SIGINT", () => void shutdown());
+    process.on("SIGTERM", () => void shutdown());
+    await server.connect(transport);
+    stderrLog.info(
+      `serving ${tenant.tenantId} from ${tenant.handle.location} (${principal.tokenId ? "API token" : "local, unrestricted"})`,
+    );
+  } catch (err) {
+    await tenant.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * `npm run mcp`: the MCP server on stdio. In embedded mode (PGlite, one process per data
+ * directory) it relays to the server running on DATA_DIR when there is one; otherwise it opens the
+ * database itself.
+ */
+export async function runMcpStdio(): Promise<void> {
+  const config = loadConfig();
+  if (config.baseDomain && !config.mcpTenant) {
+    throw new StdioSetupError("BASE_DOMAIN is set: MCP_TENANT must name the tenant to read");
+  }
+  if (!config.databaseUrl) {
+    const running = await findRunningServer(readLocalServer(config.dataDir));
+    if (running) {
+      const host = config.baseDomain ? `${config.mcpTenant}.${config.baseDomain}` : undefined;
+      await relayStdio({ server: running, host, token: config.mcpAuthToken, log: stderrLog });
+      return;
+    }
+  }
+  await serveDirect(config);
+}

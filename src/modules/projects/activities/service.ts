@@ -1,0 +1,202 @@
+import { inTransaction } from "../../../platform/db/sql.js";
+import type { Ctx } from "../../../platform/http/context.js";
+import { BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
+import { dec, toMoney } from "../../../platform/money.js";
+import * as users from "../../identity/users.service.js";
+import { loadBudgetForWrite } from "../budget-access.js";
+import { itemsByIds } from "../items/repository.js";
+import {
+  type ActivityFilter,
+  type ActivityRow,
+  deleteActivityRow,
+  findActivity,
+  findActivityByCode,
+  insertActivity,
+  itemIdsOfActivities,
+  listActivityRows,
+  type NewActivityRow,
+  plannedValues,
+  replaceActivityItems,
+  updateActivityRow,
+} from "./repository.js";
+import { type ActivityCreateInput, type ActivityUpdateInput, misorderedDate } from "./schemas.js";
+import { allowedActivityTransitions } from "./transitions.js";
+
+export interface ActivityView {
+  row: ActivityRow;
+  itemIds: string[];
+  plannedValue: string;
+  earnedValue: string;
+}
+
+async function views(db: Ctx["db"], rows: ActivityRow[]): Promise<ActivityView[]> {
+  const ids = rows.map((r) => r.id);
+  const [links, planned] = await Promise.all([itemIdsOfActivities(db, ids), plannedValues(db, ids)]);
+  return rows.map((row) => {
+    const plannedValue = planned.get(row.id) ?? "0";
+    return {
+      row,
+      itemIds: links.get(row.id) ?? [],
+      plannedValue: toMoney(plannedValue),
+      earnedValue: toMoney(dec(row.progressPct).times(plannedValue).dividedBy(100)),
+    };
+  });
+}
+
+async function requireActivity(db: Ctx["db"], id: string): Promise<ActivityRow> {
+  const row = await findActivity(db, id);
+  if (!row) throw new NotFoundError("Activity");
+  return row;
+}
+
+async function assertCodeFree(db: Ctx["db"], budgetId: string, code: string, exceptId?: string) {
+  const clash = await findActivityByCode(db, budgetId, code);
+  if (clash && clash.id !== exceptId)
+    throw new ConflictError(`The budget already has an activity with code ${code}`);
+}
+
+async function assertUserExists(ctx: Ctx, userId: string | null | undefined) {
+  if (!userId) return;
+  try {
+    await users.getUser(ctx, userId);
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw err;
+    throw new BadRequestError("responsible_user_id is not an existing user", [
+      { path: "body.responsible_user_id", message: "no user has this id" },
+    ]);
+  }
+}
+
+/** Distinct ids, each an item or chapter of the budget (else 400 naming the bad ones). */
+async function budgetItemIds(db: Ctx["db"], budgetId: string, ids: string[]): Promise<string[]> {
+  const unique = [...new Set(ids)];
+  const found = new Map((await itemsByIds(db, unique)).map((i) => [i.id, i]));
+  const errors = ids
+    .map((id, index) => ({ id, index }))
+    .filter(({ id }) => found.get(id)?.budgetId !== budgetId)
+    .map(({ index }) => ({
+      path: `body.budget_item_ids.${index}`,
+      message: "is not an item of this budget",
+    }));
+  if (errors.length) throw new BadRequestError("budget_item_ids must be items of the same budget", errors);
+  return unique;
+}
+
+function assertDateOrder(dates: Parameters<typeof misorderedDate>[0]) {
+  const field = misorderedDate(dates);
+  if (field) {
+    throw new BadRequestError(`${field} precedes its start date`, [
+      { path: `body.${field}`, message: "precedes its start date" },
+    ]);
+  }
+}
+
+function activityColumns(input: ActivityUpdateInput): Partial<NewActivityRow> {
+  return {
+    code: input.code,
+    name: input.name,
+    plannedStart: input.planned_start,
+    plannedEnd: input.planned_end,
+    actualStart: input.actual_start,
+    actualEnd: input.actual_end,
+    progressPct: input.progress_pct,
+    responsibleUserId: input.responsible_user_id,
+  };
+}
+
+export async function listActivities(ctx: Ctx, filter: ActivityFilter) {
+  const { rows, total } = await listActivityRows(ctx.db, filter);
+  return { rows: await views(ctx.db, rows), total };
+}
+
+export async function getActivity(ctx: Ctx, id: string): Promise<ActivityView> {
+  const [view] = await views(ctx.db, [await requireActivity(ctx.db, id)]);
+  return view;
+}
+
+export async function createActivity(ctx: Ctx, input: ActivityCreateInput): Promise<ActivityView> {
+  const id = await inTransaction(ctx.db, async (tx) => {
+    await loadBudgetForWrite(tx, input.budget_id);
+    await assertCodeFree(tx, input.budget_id, input.code);
+    await assertUserExists({ ...ctx, db: tx }, input.responsible_user_id);
+    const itemIds = await budgetItemIds(tx, input.budget_id, input.budget_item_ids ?? []);
+    const row = await insertActivity(tx, {
+      ...activityColumns(input),
+      budgetId: input.budget_id,
+      code: input.code,
+      name: input.name,
+    });
+    await replaceActivityItems(tx, row.id, itemIds);
+    return row.id;
+  });
+  return getActivity(ctx, id);
+}
+
+export async function updateActivity(
+  ctx: Ctx,
+  id: string,
+  input: ActivityUpdateInput,
+): Promise<ActivityView> {
+  await inTransaction(ctx.db, async (tx) => {
+    const current = await requireActivity(tx, id);
+    await loadBudgetForWrite(tx, current.budgetId);
+    if (input.code !== undefined && input.code !== current.code)
+      await assertCodeFree(tx, current.budgetId, input.code, id);
+    await assertUserExists({ ...ctx, db: tx }, input.responsible_user_id);
+    const pick = <T>(sent: T | undefined, stored: T) => (sent === undefined ? stored : sent);
+    assertDateOrder({
+      planned_start: pick(input.planned_start, current.plannedStart),
+      planned_end: pick(input.planned_end, current.plannedEnd),
+      actual_start: pick(input.actual_start, current.actualStart),
+      actual_end: pick(input.actual_end, current.actualEnd),
+    });
+    // updatedAt is set explicitly: a body with only budget_item_ids changes no other column.
+    await updateActivityRow(tx, id, { ...activityColumns(input), updatedAt: new Date() });
+    if (input.budget_item_ids) {
+      await replaceActivityItems(tx, id, await budgetItemIds(tx, current.budgetId, input.budget_item_ids));
+    }
+  });
+  return getActivity(ctx, id);
+}
+
+export async function deleteActivity(ctx: Ctx, id: string): Promise<void> {
+  await inTransaction(ctx.db, async (tx) => {
+    const current = await requireActivity(tx, id);
+    await loadBudgetForWrite(tx, current.budgetId);
+    await deleteActivityRow(tx, id);
+  });
+}
+
+/**
+ * Starting sets actual_start (today when empty); completing sets progress 100 and actual_end (today when
+ * empty); reopening clears actual_end.
+ */
+export async function changeActivityEstado(ctx: Ctx, id: string, to: string): Promise<ActivityView> {
+  await inTransaction(ctx.db, async (tx) => {
+    const current = await requireActivity(tx, id);
+    await loadBudgetForWrite(tx, current.budgetId);
+    const allowed = allowedActivityTransitions(current.estado);
+    if (!allowed.includes(to as (typeof allowed)[number])) {
+      throw new ConflictError(
+        `A ${current.estado} activity can't move to ${to}; allowed: ${allowed.join(", ")}`,
+        {
+          estado: current.estado,
+          allowed,
+        },
+      );
+    }
+    const today = new Date().toISOString().slice(0, 10);
+    const changes: Partial<NewActivityRow> = { estado: to };
+    if (to === "en_curso" && current.estado === "pendiente")
+      changes.actualStart = current.actualStart ?? today;
+    if (to === "en_curso" && current.estado === "completada") changes.actualEnd = null;
+    if (to === "completada") {
+      changes.progressPct = "100";
+      changes.actualEnd = current.actualEnd ?? today;
+      if (current.actualStart && changes.actualEnd < current.actualStart)
+        changes.actualEnd = current.actualStart;
+    }
+    await updateActivityRow(tx, id, changes);
+  });
+  return getActivity(ctx, id);
+}

@@ -1,0 +1,145 @@
+import { z } from "zod";
+import { queryDate, v1ListQuery, v1Page } from "../../../platform/http/pagination.js";
+import { uuidParam } from "../../../platform/ids.js";
+import {
+  dec,
+  moneyOutput,
+  nonNegative,
+  percentInput,
+  percentOutput,
+  toPercent,
+} from "../../../platform/money.js";
+import { taxIdSchema } from "../../../platform/tax-id.js";
+import type { BudgetRow } from "../budget-access.js";
+import { BUDGET_STATES } from "../tables.js";
+import type { BudgetTotals } from "./totals.js";
+
+const iso = (d: Date) => d.toISOString();
+
+const percent = nonNegative(percentInput).refine((v) => dec(v).lte(100), {
+  message: "must be between 0 and 100",
+});
+export const budgetCode = z.string().trim().min(1).max(50).describe("Budget code, unique");
+const budgetName = z.string().trim().min(1).max(200);
+
+const budgetFields = {
+  code: budgetCode,
+  name: budgetName,
+  client_name: z.string().trim().max(200).optional(),
+  client_tax_id: taxIdSchema().nullable().optional().describe("NIF/CIF/NIE or EU VAT number"),
+  description: z.string().trim().max(5000).optional(),
+  start_date: queryDate.nullable().optional(),
+  end_date: queryDate.nullable().optional(),
+  overheads_pct: percent.optional().describe("Gastos generales, % (default 13)"),
+  profit_pct: percent.optional().describe("Beneficio industrial, % (default 6)"),
+  discount_pct: percent.optional().describe("Baja, % (default 0)"),
+  vat_pct: percent.optional().describe("VAT, % (default 21)"),
+  retention_pct: percent.optional().describe("Retention on certifications, % (default 5)"),
+};
+
+const datesInOrder = (b: { start_date?: string | null; end_date?: string | null }) =>
+  !b.start_date || !b.end_date || b.start_date <= b.end_date;
+const datesMessage = { message: "end_date must not be before start_date", path: ["end_date"] };
+
+export const budgetCreateBody = z.object(budgetFields).refine(datesInOrder, datesMessage);
+export const budgetUpdateBody = z
+  .object(budgetFields)
+  .partial()
+  .refine((b) => Object.keys(b).length > 0, { message: "at least one field is required" })
+  .refine(datesInOrder, datesMessage);
+export type BudgetCreateInput = z.infer<typeof budgetCreateBody>;
+export type BudgetUpdateInput = z.infer<typeof budgetUpdateBody>;
+
+export const budgetListQuery = v1ListQuery.extend({
+  search: z.string().trim().max(200).optional().describe("Matches code, name or client name"),
+  estado: z.enum(BUDGET_STATES).optional(),
+});
+export const budgetParams = z.object({ budget_id: uuidParam });
+export const budgetEstadoBody = z.object({ estado: z.enum(BUDGET_STATES) });
+export const duplicateBody = z
+  .object({
+    code: budgetCode.optional().describe("Code of the copy; default {code}-COPIA, then {code}-COPIA-2..."),
+    name: budgetName.optional().describe('Name of the copy; default "{name} (copia)"'),
+  })
+  .nullish();
+
+export const budgetOut = z.object({
+  id: z.uuid(),
+  code: z.string(),
+  name: z.string(),
+  client_name: z.string(),
+  client_tax_id: z.string().nullable(),
+  description: z.string(),
+  start_date: z.string().nullable(),
+  end_date: z.string().nullable(),
+  estado: z.enum(BUDGET_STATES),
+  overheads_pct: percentOutput,
+  profit_pct: percentOutput,
+  discount_pct: percentOutput,
+  vat_pct: percentOutput,
+  retention_pct: percentOutput,
+  pem: moneyOutput.describe("Presupuesto de ejecución material: sum of the item amounts"),
+  pec: moneyOutput.describe("PEM x (1 + (overheads_pct + profit_pct) / 100)"),
+  discounted: moneyOutput.describe("PEC less discount_pct"),
+  vat: moneyOutput.describe("discounted x vat_pct / 100"),
+  total: moneyOutput.describe("discounted + vat"),
+  created_by: z.uuid().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export const budgetPage = v1Page(budgetOut);
+
+export const historyOut = z.object({
+  id: z.uuid(),
+  from_estado: z.enum(BUDGET_STATES),
+  to_estado: z.enum(BUDGET_STATES),
+  user_id: z.uuid().nullable(),
+  user_email: z.string().nullable(),
+  created_at: z.string(),
+});
+export const historyPage = v1Page(historyOut);
+
+type Estado = z.infer<typeof budgetOut>["estado"];
+
+export function toBudgetOut(b: BudgetRow, totals: BudgetTotals): z.infer<typeof budgetOut> {
+  return {
+    id: b.id,
+    code: b.code,
+    name: b.name,
+    client_name: b.clientName,
+    client_tax_id: b.clientTaxId,
+    description: b.description,
+    start_date: b.startDate,
+    end_date: b.endDate,
+    estado: b.estado as Estado,
+    overheads_pct: toPercent(b.overheadsPct),
+    profit_pct: toPercent(b.profitPct),
+    discount_pct: toPercent(b.discountPct),
+    vat_pct: toPercent(b.vatPct),
+    retention_pct: toPercent(b.retentionPct),
+    ...totals,
+    created_by: b.createdBy,
+    created_at: iso(b.createdAt),
+    updated_at: iso(b.updatedAt),
+  };
+}
+
+export interface HistoryRow {
+  id: string;
+  fromEstado: string;
+  toEstado: string;
+  userId: string | null;
+  userEmail: string | null;
+  createdAt: Date;
+}
+
+export function toHistoryOut(h: HistoryRow): z.infer<typeof historyOut> {
+  return {
+    id: h.id,
+    from_estado: h.fromEstado as Estado,
+    to_estado: h.toEstado as Estado,
+    user_id: h.userId,
+    user_email: h.userEmail,
+    created_at: iso(h.createdAt),
+  };
+}

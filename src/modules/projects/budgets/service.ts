@@ -1,0 +1,146 @@
+import { inTransaction } from "../../../platform/db/sql.js";
+import type { AuthedCtx, Ctx } from "../../../platform/http/context.js";
+import {
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+} from "../../../platform/http/errors.js";
+import { type BudgetRow, loadBudget, loadBudgetForWrite } from "../budget-access.js";
+import {
+  type BudgetFilter,
+  deleteBudgetRow,
+  findBudgetByCode,
+  insertBudget,
+  insertHistory,
+  listBudgets as listBudgetRows,
+  listHistory,
+  lockBudget,
+  type NewBudgetRow,
+  pemOfBudgets,
+  updateBudgetRow,
+} from "./repository.js";
+import type { BudgetCreateInput, BudgetUpdateInput } from "./schemas.js";
+import { type BudgetTotals, budgetTotals } from "./totals.js";
+import { allowedBudgetTransitions, budgetTransitionPermission } from "./transitions.js";
+
+export interface BudgetView {
+  row: BudgetRow;
+  totals: BudgetTotals;
+}
+
+export async function withTotals(db: Ctx["db"], rows: BudgetRow[]): Promise<BudgetView[]> {
+  const pem = await pemOfBudgets(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((row) => ({ row, totals: budgetTotals(pem.get(row.id) ?? "0", row) }));
+}
+
+export async function assertBudgetCodeFree(db: Ctx["db"], code: string, exceptId?: string) {
+  const clash = await findBudgetByCode(db, code);
+  if (clash && clash.id !== exceptId) throw new ConflictError(`A budget with code ${code} already exists`);
+}
+
+/** Request fields -> columns; fields left out stay undefined (not changed). */
+export function budgetColumns(input: BudgetUpdateInput): Partial<NewBudgetRow> {
+  return {
+    code: input.code,
+    name: input.name,
+    clientName: input.client_name,
+    clientTaxId: input.client_tax_id,
+    description: input.description,
+    startDate: input.start_date,
+    endDate: input.end_date,
+    overheadsPct: input.overheads_pct,
+    profitPct: input.profit_pct,
+    discountPct: input.discount_pct,
+    vatPct: input.vat_pct,
+    retentionPct: input.retention_pct,
+  };
+}
+
+export async function listBudgets(ctx: Ctx, filter: BudgetFilter) {
+  const { rows, total } = await listBudgetRows(ctx.db, filter);
+  return { rows: await withTotals(ctx.db, rows), total };
+}
+
+export async function getBudget(ctx: Ctx, id: string): Promise<BudgetView> {
+  const [view] = await withTotals(ctx.db, [await loadBudget(ctx.db, id)]);
+  return view;
+}
+
+export async function createBudget(ctx: AuthedCtx, input: BudgetCreateInput): Promise<BudgetView> {
+  await assertBudgetCodeFree(ctx.db, input.code);
+  const row = await insertBudget(ctx.db, {
+    ...budgetColumns(input),
+    code: input.code,
+    name: input.name,
+    createdBy: ctx.actor.userId,
+  });
+  return { row, totals: budgetTotals("0", row) };
+}
+
+export async function updateBudget(ctx: Ctx, id: string, input: BudgetUpdateInput): Promise<BudgetView> {
+  await inTransaction(ctx.db, async (tx) => {
+    const budget = await loadBudgetForWrite(tx, id);
+    const start = input.start_date === undefined ? budget.startDate : input.start_date;
+    const end = input.end_date === undefined ? budget.endDate : input.end_date;
+    if (start && end && end < start) {
+      throw new BadRequestError("end_date must not be before start_date", [
+        { path: "body.end_date", message: `is before start_date ${start}` },
+      ]);
+    }
+    if (input.code !== undefined && input.code !== budget.code)
+      await assertBudgetCodeFree(tx, input.code, id);
+    await updateBudgetRow(tx, id, budgetColumns(input));
+  });
+  return getBudget(ctx, id);
+}
+
+export async function deleteBudget(ctx: Ctx, id: string): Promise<void> {
+  await inTransaction(ctx.db, async (tx) => {
+    const budget = await loadBudgetForWrite(tx, id);
+    if (budget.estado !== "borrador") {
+      throw new ConflictError(`Only a borrador budget can be deleted; this one is ${budget.estado}`, {
+        estado: budget.estado,
+      });
+    }
+    await deleteBudgetRow(tx, id);
+  });
+}
+
+/** Moves the budget to another state and records who did it, in one transaction. */
+export async function changeBudgetEstado(ctx: AuthedCtx, id: string, to: string): Promise<BudgetView> {
+  await inTransaction(ctx.db, async (tx) => {
+    const budget = await lockBudget(tx, id);
+    if (!budget) throw new NotFoundError("Budget");
+    const permission = budgetTransitionPermission(budget.estado, to);
+    if (!permission) {
+      const allowed = allowedBudgetTransitions(budget.estado);
+      throw new ConflictError(
+        `A ${budget.estado} budget can't move to ${to}` +
+          (allowed.length ? `; allowed: ${allowed.join(", ")}` : "; it has no further states"),
+        { estado: budget.estado, allowed },
+      );
+    }
+    if (!ctx.actor.permissions.has(permission)) {
+      throw new ForbiddenError(
+        `Moving a budget from ${budget.estado} to ${to} requires permission ${permission}`,
+      );
+    }
+    await updateBudgetRow(tx, id, { estado: to });
+    await insertHistory(tx, {
+      budgetId: id,
+      fromEstado: budget.estado,
+      toEstado: to,
+      userId: ctx.actor.userId,
+    });
+  });
+  return getBudget(ctx, id);
+}
+
+export async function budgetHistory(ctx: Ctx, id: string, page: { limit: number; offset: number }) {
+  await loadBudget(ctx.db, id);
+  return listHistory(ctx.db, id, page);
+}

@@ -1,0 +1,156 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { ctxOf } from "../../../platform/http/context.js";
+import { errorResponses } from "../../../platform/http/errors.js";
+import { idParams } from "../../../platform/ids.js";
+import { changeEstado } from "./estado.js";
+import { certificationPdfFileName, renderCertificationPdf } from "./pdf.js";
+import {
+  certificationCreateBody,
+  certificationEstadoBody,
+  certificationListQuery,
+  certificationOut,
+  certificationPage,
+  certificationUpdateBody,
+  fromCertificationBody,
+  toCertificationOut,
+  toCertificationSummaryOut,
+} from "./schemas.js";
+import * as certifications from "./service.js";
+
+const tags = ["certifications"];
+const noContent = { 204: z.null().describe("No content") };
+
+export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    "/certifications",
+    {
+      config: { permission: "certifications:leer" },
+      schema: {
+        tags,
+        summary: "List certifications",
+        querystring: certificationListQuery,
+        response: { 200: certificationPage, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const { rows, total } = await certifications.list(ctxOf(request), {
+        budgetId: q.budget_id,
+        estado: q.estado,
+        limit: q.limit,
+        offset: q.offset,
+      });
+      return { data: rows.map(toCertificationSummaryOut), total, limit: q.limit, offset: q.offset };
+    },
+  );
+
+  app.get(
+    "/certifications/:id",
+    {
+      config: { permission: "certifications:leer" },
+      schema: {
+        tags,
+        summary: "Certification with its lines (to origin, previous, this period) and totals",
+        params: idParams,
+        response: { 200: certificationOut, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => toCertificationOut(await certifications.get(ctxOf(request), request.params.id)),
+  );
+
+  app.post(
+    "/certifications",
+    {
+      config: { permission: "certifications:crear" },
+      schema: {
+        tags,
+        summary: "Create the next certification of a budget in en_ejecucion",
+        body: certificationCreateBody,
+        response: { 201: certificationOut, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const input = { ...fromCertificationBody(request.body), budgetId: request.body.budget_id };
+      const view = await certifications.create(ctxOf(request), input);
+      return reply.code(201).send(toCertificationOut(view));
+    },
+  );
+
+  app.put(
+    "/certifications/:id",
+    {
+      config: { permission: "certifications:editar" },
+      schema: {
+        tags,
+        summary: "Update a certification in borrador (its lines are replaced)",
+        params: idParams,
+        body: certificationUpdateBody,
+        response: { 200: certificationOut, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) =>
+      toCertificationOut(
+        await certifications.update(ctxOf(request), request.params.id, fromCertificationBody(request.body)),
+      ),
+  );
+
+  app.delete(
+    "/certifications/:id",
+    {
+      config: { permission: "certifications:eliminar" },
+      schema: {
+        tags,
+        summary: "Delete the newest certification of its budget, while in borrador",
+        params: idParams,
+        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await certifications.remove(ctxOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.put(
+    "/certifications/:id/estado",
+    {
+      config: { permission: "certifications:editar" },
+      schema: {
+        tags,
+        summary: "Change the state: borrador -> emitida -> validada | rechazada; rechazada -> borrador",
+        description: "Setting validada or rechazada also requires certifications:validar.",
+        params: idParams,
+        body: certificationEstadoBody,
+        response: { 200: certificationOut, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) =>
+      toCertificationOut(await changeEstado(ctxOf(request), request.params.id, request.body.estado)),
+  );
+
+  app.get(
+    "/certifications/:id/pdf",
+    {
+      config: { permission: "certifications:leer" },
+      schema: {
+        tags,
+        summary: "The certification as a PDF (one page per chapter and a totals page)",
+        params: idParams,
+        produces: ["application/pdf"],
+        response: {
+          200: z.any().describe("application/pdf document"),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const view = await certifications.get(ctxOf(request), request.params.id);
+      const pdf = await renderCertificationPdf(view);
+      return reply
+        .type("application/pdf")
+        .header("content-disposition", `attachment; filename="${certificationPdfFileName(view)}"`)
+        .send(pdf);
+    },
+  );
+};

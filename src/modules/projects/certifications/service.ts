@@ -1,0 +1,136 @@
+import { inTransaction } from "../../../platform/db/sql.js";
+import type { AuthedCtx, Ctx } from "../../../platform/http/context.js";
+import {
+  BadRequestError,
+  ConflictError,
+  type FieldError,
+  NotFoundError,
+} from "../../../platform/http/errors.js";
+import { loadBudget, loadBudgetForWrite } from "../budget-access.js";
+import type { CertificationRow, LineQuantity } from "./repository.js";
+import * as repo from "./repository.js";
+import { buildCertificationView, type CertificationView } from "./view.js";
+
+export interface CertificationInput {
+  periodStart: string;
+  periodEnd: string;
+  notes?: string;
+  lines: LineQuantity[];
+}
+
+export async function list(ctx: Ctx, filter: repo.CertificationFilter) {
+  return repo.listCertifications(ctx.db, filter);
+}
+
+async function viewOf(ctx: Ctx, certification: CertificationRow): Promise<CertificationView> {
+  const [budget, items, ownLines, previous] = await Promise.all([
+    loadBudget(ctx.db, certification.budgetId),
+    repo.itemNodesOfBudget(ctx.db, certification.budgetId),
+    repo.linesOf(ctx.db, certification.id),
+    repo.previousValidatedLines(ctx.db, certification.budgetId, certification.number),
+  ]);
+  return buildCertificationView({ certification, budget, items, ownLines, previous });
+}
+
+export async function get(ctx: Ctx, id: string): Promise<CertificationView> {
+  const certification = await repo.findCertification(ctx.db, id);
+  if (!certification) throw new NotFoundError("Certification");
+  return viewOf(ctx, certification);
+}
+
+/** Each line must point at a leaf item (kind item) of the budget, once. */
+async function checkLines(db: Ctx["db"], budgetId: string, lines: readonly LineQuantity[]) {
+  const found = new Map(
+    (
+      await repo.itemKinds(
+        db,
+        lines.map((l) => l.budgetItemId),
+      )
+    ).map((i) => [i.id, i]),
+  );
+  const seen = new Set<string>();
+  const errors: FieldError[] = [];
+  lines.forEach((line, index) => {
+    const path = `body.lines.${index}.budget_item_id`;
+    const item = found.get(line.budgetItemId);
+    if (seen.has(line.budgetItemId)) errors.push({ path, message: "is listed twice" });
+    else if (!item || item.budgetId !== budgetId)
+      errors.push({ path, message: "is not an item of the certification's budget" });
+    else if (item.kind !== "item") errors.push({ path, message: "is a chapter; certify its items" });
+    seen.add(line.budgetItemId);
+  });
+  if (errors.length) throw new BadRequestError("Some certification lines are not valid", errors);
+}
+
+export async function create(ctx: AuthedCtx, input: CertificationInput & { budgetId: string }) {
+  const id = await inTransaction(ctx.db, async (tx) => {
+    const budget = await loadBudgetForWrite(tx, input.budgetId);
+    if (budget.estado !== "en_ejecucion") {
+      throw new ConflictError(`Certifications can only be created while the budget is en_ejecucion`, {
+        estado: budget.estado,
+      });
+    }
+    await checkLines(tx, budget.id, input.lines);
+    const number = (await repo.lastCertificationNumber(tx, budget.id)) + 1;
+    const row = await repo.insertCertification(tx, {
+      budgetId: budget.id,
+      number,
+      periodStart: input.periodStart,
+      periodEnd: input.periodEnd,
+      notes: input.notes ?? "",
+      createdBy: ctx.actor.userId,
+    });
+    await repo.insertLines(tx, row.id, input.lines);
+    return row.id;
+  });
+  return get(ctx, id);
+}
+
+/** The certification and its budget, both locked for the transaction; 409 when either is read-only. */
+export async function lockForWrite(tx: Ctx["db"], id: string) {
+  const found = await repo.findCertification(tx, id);
+  if (!found) throw new NotFoundError("Certification");
+  const budget = await loadBudgetForWrite(tx, found.budgetId);
+  const certification = (await repo.findCertification(tx, id, { lock: true })) as CertificationRow;
+  if (certification.estado === "validada") {
+    throw new ConflictError("A validated certification can no longer be changed", { estado: "validada" });
+  }
+  return { certification, budget };
+}
+
+function requireDraft(certification: CertificationRow, action: string) {
+  if (certification.estado !== "borrador") {
+    throw new ConflictError(`Only a certification in borrador can be ${action}`, {
+      estado: certification.estado,
+    });
+  }
+}
+
+export async function update(ctx: AuthedCtx, id: string, input: CertificationInput) {
+  await inTransaction(ctx.db, async (tx) => {
+    const { certification } = await lockForWrite(tx, id);
+    requireDraft(certification, "edited");
+    await checkLines(tx, certification.budgetId, input.lines);
+    await repo.updateCertification(tx, id, {
+      periodStart: input.periodStart,
+      periodEnd: input.periodEnd,
+      notes: input.notes ?? certification.notes,
+    });
+    await repo.replaceLines(tx, id, input.lines);
+  });
+  return get(ctx, id);
+}
+
+export async function remove(ctx: AuthedCtx, id: string) {
+  await inTransaction(ctx.db, async (tx) => {
+    const { certification } = await lockForWrite(tx, id);
+    requireDraft(certification, "deleted");
+    const last = await repo.lastCertificationNumber(tx, certification.budgetId);
+    if (certification.number !== last) {
+      throw new ConflictError(`Only the newest certification of the budget (number ${last}) can be deleted`, {
+        newest_number: last,
+      });
+    }
+    await repo.deleteCertification(tx, id);
+  });
+}

@@ -1,0 +1,205 @@
+import { inTransaction } from "../../../platform/db/sql.js";
+import type { Ctx } from "../../../platform/http/context.js";
+import { BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
+import { loadBudget, loadBudgetForWrite } from "../budget-access.js";
+import { resolvePricing } from "./pricing.js";
+import {
+  compactSiblings,
+  countChildren,
+  decompositionOf,
+  deleteItemRow,
+  depthOf,
+  displayAmounts,
+  displayAmountsOfBudget,
+  findItem,
+  findItemByCode,
+  type ItemRow,
+  type ItemView,
+  insertItem,
+  itemsByIds,
+  itemsOfBudget,
+  measurementsOf,
+  openGap,
+  pageItemIds,
+  replaceDecomposition,
+  replaceMeasurements,
+  updateItemRow,
+} from "./repository.js";
+import { type ItemCreateInput, type ItemListing, type ItemUpdateInput, MAX_ITEM_DEPTH } from "./schemas.js";
+import { nest, type TreeNode } from "./tree.js";
+
+export async function requireItem(db: Ctx["db"], id: string): Promise<ItemRow> {
+  const item = await findItem(db, id);
+  if (!item) throw new NotFoundError("Budget item");
+  return item;
+}
+
+const badParent = (message: string) =>
+  new BadRequestError(`parent_id ${message}`, [{ path: "body.parent_id", message }]);
+
+/** The parent chapter a node may hang from, or a 400 saying why not. */
+export async function assertParentChapter(
+  db: Ctx["db"],
+  budgetId: string,
+  parentId: string,
+): Promise<ItemRow> {
+  const parent = await findItem(db, parentId);
+  if (!parent || parent.budgetId !== budgetId) throw badParent("must be a chapter of the same budget");
+  if (parent.kind !== "chapter") throw badParent("must be a chapter, not an item");
+  return parent;
+}
+
+export const tooDeep = () =>
+  new BadRequestError(`The item tree may not be deeper than ${MAX_ITEM_DEPTH} levels`, [
+    { path: "body.parent_id", message: `the tree would exceed ${MAX_ITEM_DEPTH} levels` },
+  ]);
+
+async function assertCodeFree(db: Ctx["db"], budgetId: string, code: string, exceptId?: string) {
+  const clash = await findItemByCode(db, budgetId, code);
+  if (clash && clash.id !== exceptId)
+    throw new ConflictError(`The budget already has an item with code ${code}`);
+}
+
+export async function getItem(ctx: Ctx, id: string): Promise<ItemView> {
+  const item = await requireItem(ctx.db, id);
+  const [amounts, measurements, decomposition] = await Promise.all([
+    displayAmounts(ctx.db, [id]),
+    measurementsOf(ctx.db, id),
+    decompositionOf(ctx.db, id),
+  ]);
+  return { ...item, displayAmount: amounts.get(id) ?? "0", measurements, decomposition };
+}
+
+export interface ItemListQuery {
+  budget_id: string;
+  tree: boolean;
+  parent_id?: string;
+  kind?: string;
+  search?: string;
+  limit: number;
+  offset: number;
+}
+
+export async function listItems(ctx: Ctx, q: ItemListQuery): Promise<{ rows: ItemListing[]; total: number }> {
+  await loadBudget(ctx.db, q.budget_id);
+  if (q.tree) return listTree(ctx, q);
+  const { ids, total } = await pageItemIds(ctx.db, {
+    budgetId: q.budget_id,
+    parentId: q.parent_id,
+    kind: q.kind,
+    search: q.search,
+    limit: q.limit,
+    offset: q.offset,
+  });
+  const [rows, amounts] = await Promise.all([itemsByIds(ctx.db, ids), displayAmounts(ctx.db, ids)]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return {
+    rows: ids.map((id) => ({ row: byId.get(id) as ItemRow, amount: amounts.get(id) ?? "0" })),
+    total,
+  };
+}
+
+async function listTree(ctx: Ctx, q: ItemListQuery) {
+  const [rows, amounts] = await Promise.all([
+    itemsOfBudget(ctx.db, q.budget_id),
+    displayAmountsOfBudget(ctx.db, q.budget_id),
+  ]);
+  const toListing = (t: TreeNode<ItemRow>): ItemListing => ({
+    row: t.node,
+    amount: amounts.get(t.node.id) ?? "0",
+    children: t.children.map(toListing),
+  });
+  const roots = nest(rows);
+  return { rows: roots.slice(q.offset, q.offset + q.limit).map(toListing), total: roots.length };
+}
+
+export async function createItem(ctx: Ctx, input: ItemCreateInput): Promise<ItemView> {
+  const id = await inTransaction(ctx.db, async (tx) => {
+    const budgetId = input.budget_id;
+    await loadBudgetForWrite(tx, budgetId);
+    const parentId = input.parent_id ?? null;
+    if (parentId) {
+      await assertParentChapter(tx, budgetId, parentId);
+      if ((await depthOf(tx, parentId)) + 1 > MAX_ITEM_DEPTH) throw tooDeep();
+    }
+    await assertCodeFree(tx, budgetId, input.code);
+    const siblings = await countChildren(tx, budgetId, parentId);
+    const position = Math.min(input.position ?? siblings, siblings);
+    if (position < siblings) await openGap(tx, budgetId, parentId, position);
+    const pricing = input.kind === "item" ? resolvePricing(input) : undefined;
+    const row = await insertItem(tx, {
+      budgetId,
+      parentId,
+      kind: input.kind,
+      code: input.code,
+      position,
+      unit: input.unit ?? "",
+      summary: input.summary ?? "",
+      longText: input.long_text ?? "",
+      quantity: pricing?.quantity ?? "0",
+      unitPrice: pricing?.unitPrice ?? "0",
+      amount: pricing?.amount ?? "0",
+    });
+    if (pricing?.measurements?.length) await replaceMeasurements(tx, row.id, pricing.measurements);
+    if (pricing?.decomposition?.length) await replaceDecomposition(tx, row.id, pricing.decomposition);
+    return row.id;
+  });
+  return getItem(ctx, id);
+}
+
+const PRICE_FIELDS = ["quantity", "unit_price", "measurements", "decomposition"] as const;
+
+export async function updateItem(ctx: Ctx, id: string, input: ItemUpdateInput): Promise<ItemView> {
+  await inTransaction(ctx.db, async (tx) => {
+    const item = await requireItem(tx, id);
+    await loadBudgetForWrite(tx, item.budgetId);
+    if (input.code !== undefined && input.code !== item.code)
+      await assertCodeFree(tx, item.budgetId, input.code, id);
+    const texts = { code: input.code, unit: input.unit, summary: input.summary, longText: input.long_text };
+    if (item.kind === "chapter") {
+      const sent = PRICE_FIELDS.filter((f) => input[f] !== undefined);
+      if (sent.length > 0) {
+        throw new BadRequestError(
+          "A chapter has no quantity or price: its amount is the sum of its children",
+          sent.map((f) => ({ path: `body.${f}`, message: "not allowed on a chapter" })),
+        );
+      }
+      await updateItemRow(tx, id, texts);
+      return;
+    }
+    // One after the other: a transaction is one connection.
+    const measurements = await measurementsOf(tx, id);
+    const decomposition = await decompositionOf(tx, id);
+    const pricing = resolvePricing(input, {
+      quantity: item.quantity,
+      unitPrice: item.unitPrice,
+      hasMeasurements: measurements.length > 0,
+      hasDecomposition: decomposition.length > 0,
+    });
+    await updateItemRow(tx, id, {
+      ...texts,
+      quantity: pricing.quantity,
+      unitPrice: pricing.unitPrice,
+      amount: pricing.amount,
+    });
+    if (pricing.measurements) await replaceMeasurements(tx, id, pricing.measurements);
+    if (pricing.decomposition) await replaceDecomposition(tx, id, pricing.decomposition);
+  });
+  return getItem(ctx, id);
+}
+
+export async function deleteItem(ctx: Ctx, id: string, cascade: boolean): Promise<void> {
+  await inTransaction(ctx.db, async (tx) => {
+    const item = await requireItem(tx, id);
+    await loadBudgetForWrite(tx, item.budgetId);
+    const children = item.kind === "chapter" ? await countChildren(tx, item.budgetId, id) : 0;
+    if (children > 0 && !cascade) {
+      throw new ConflictError(
+        `The chapter has ${children} child node(s); delete with ?cascade=true to remove them too`,
+        { children },
+      );
+    }
+    await deleteItemRow(tx, id);
+    await compactSiblings(tx, item.budgetId, item.parentId);
+  });
+}
