@@ -23,6 +23,8 @@ export interface TestApp {
   login(email: string, password: string): Promise<{ access_token: string; refresh_token: string }>;
   /** A new active user holding a fresh role with exactly these permissions; returns its access token. */
   userWith(permissions: string[], opts?: { email?: string; companyId?: string }): Promise<TestUser>;
+  /** Creates a company through the API as the administrator; returns its id. */
+  createCompany(name: string, taxId: string): Promise<string>;
   /** app.inject with a bearer token. */
   as(token: string, options: InjectOptions): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
@@ -98,6 +100,16 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
         refreshToken: pair.refresh_token,
         roleId: role.id,
       };
+    },
+    async createCompany(name, taxId) {
+      const res = await app.inject({
+        method: "POST",
+        url: "/api/companies",
+        headers: { authorization: `Bearer ${admin.access_token}` },
+        payload: { name, tax_id: taxId },
+      });
+      if (res.statusCode !== 201) throw new Error(`create company failed: ${res.statusCode} ${res.body}`);
+      return res.json().id as string;
     },
     as(token, options) {
       return app.inject({

@@ -6,24 +6,14 @@ let t: TestApp;
 let companyA: string;
 let companyB: string;
 
-async function createCompany(name: string, taxId: string) {
-  const res = await t.as(t.adminToken, {
-    method: "POST",
-    url: "/api/companies",
-    payload: { name, tax_id: taxId },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().id as string;
-}
-
 function createAgent(token: string, payload: Record<string, unknown>) {
   return t.as(token, { method: "POST", url: "/api/agents", payload });
 }
 
 beforeAll(async () => {
   t = await createTestApp();
-  companyA = await createCompany("Agents A", "B12345674");
-  companyB = await createCompany("Agents B", "A58818501");
+  companyA = await t.createCompany("Agents A", "B12345674");
+  companyB = await t.createCompany("Agents B", "A58818501");
 });
 afterAll(async () => {
   await t?.close();

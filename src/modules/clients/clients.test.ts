@@ -6,16 +6,6 @@ let t: TestApp;
 let companyA: string;
 let companyB: string;
 
-async function createCompany(name: string, taxId: string) {
-  const res = await t.as(t.adminToken, {
-    method: "POST",
-    url: "/api/companies",
-    payload: { name, tax_id: taxId },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().id as string;
-}
-
 const createContact = (payload: Record<string, unknown>, token = t.adminToken) =>
   t.as(token, { method: "POST", url: "/api/clients", payload });
 const updateContact = (id: string, payload: Record<string, unknown>) =>
@@ -23,8 +13,8 @@ const updateContact = (id: string, payload: Record<string, unknown>) =>
 
 beforeAll(async () => {
   t = await createTestApp();
-  companyA = await createCompany("Contacts A", "B12345674");
-  companyB = await createCompany("Contacts B", "A58818501");
+  companyA = await t.createCompany("Contacts A", "B12345674");
+  companyB = await t.createCompany("Contacts B", "A58818501");
 });
 afterAll(async () => {
   await t?.close();
@@ -105,7 +95,7 @@ describe("/api/clients CRUD", () => {
   });
 
   it("hands out distinct generated codes to concurrent creations", async () => {
-    const company_id = await createCompany("Concurrent codes", "A28015865");
+    const company_id = await t.createCompany("Concurrent codes", "A28015865");
     const results = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
         createContact({ company_id, contact_type: "customer", name: `Parallel ${i}` }),

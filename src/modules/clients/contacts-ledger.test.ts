@@ -5,16 +5,6 @@ let t: TestApp;
 let company: string;
 let companyWithoutYear: string;
 
-async function createCompany(name: string, taxId: string) {
-  const res = await t.as(t.adminToken, {
-    method: "POST",
-    url: "/api/companies",
-    payload: { name, tax_id: taxId },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().id as string;
-}
-
 async function createContact(payload: Record<string, unknown>) {
   const res = await t.as(t.adminToken, { method: "POST", url: "/api/clients", payload });
   expect(res.statusCode, res.body).toBe(201);
@@ -34,8 +24,8 @@ async function subaccountsOf(contactId: string, companyId = company) {
 
 beforeAll(async () => {
   t = await createTestApp();
-  company = await createCompany("Ledger", "B12345674");
-  companyWithoutYear = await createCompany("No year", "A58818501");
+  company = await t.createCompany("Ledger", "B12345674");
+  companyWithoutYear = await t.createCompany("No year", "A58818501");
   const year = await t.as(t.adminToken, {
     method: "POST",
     url: "/api/accounting/fiscal-years",
@@ -100,7 +90,7 @@ describe("contact subaccounts", () => {
   });
 
   it("creates nothing when the subaccount cannot be created: contact and ledger share one transaction", async () => {
-    const full = await createCompany("Full ledger", "A28015865");
+    const full = await t.createCompany("Full ledger", "A28015865");
     const year = await t.as(t.adminToken, {
       method: "POST",
       url: "/api/accounting/fiscal-years",

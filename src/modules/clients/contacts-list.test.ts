@@ -10,16 +10,6 @@ let companyA: string;
 let companyB: string;
 const ids: Record<string, string> = {};
 
-async function createCompany(name: string, taxId: string) {
-  const res = await t.as(t.adminToken, {
-    method: "POST",
-    url: "/api/companies",
-    payload: { name, tax_id: taxId },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().id as string;
-}
-
 async function createContact(payload: Record<string, unknown>) {
   const res = await t.as(t.adminToken, { method: "POST", url: "/api/clients", payload });
   expect(res.statusCode, res.body).toBe(201);
@@ -52,8 +42,8 @@ function ctxFor(companyId: string | null): AuthedCtx {
 
 beforeAll(async () => {
   t = await createTestApp();
-  companyA = await createCompany("List A", "B12345674");
-  companyB = await createCompany("List B", "A58818501");
+  companyA = await t.createCompany("List A", "B12345674");
+  companyB = await t.createCompany("List B", "A58818501");
   ids.customer = await createContact({
     company_id: companyA,
     contact_type: "customer",

@@ -6,16 +6,6 @@ let t: TestApp;
 let companyA: string;
 let companyB: string;
 
-async function createCompany(name: string, taxId: string) {
-  const res = await t.as(t.adminToken, {
-    method: "POST",
-    url: "/api/companies",
-    payload: { name, tax_id: taxId },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().id as string;
-}
-
 const post = (token: string, url: string, payload: Record<string, unknown>) =>
   t.as(token, { method: "POST", url, payload });
 
@@ -27,8 +17,8 @@ async function createFamily(company_id: string, code: string, name: string) {
 
 beforeAll(async () => {
   t = await createTestApp();
-  companyA = await createCompany("Families A", "B12345674");
-  companyB = await createCompany("Families B", "A58818501");
+  companyA = await t.createCompany("Families A", "B12345674");
+  companyB = await t.createCompany("Families B", "A58818501");
 });
 afterAll(async () => {
   await t?.close();

@@ -9,23 +9,13 @@ let t: TestApp;
 let companyA: string;
 let companyB: string;
 
-async function createCompany(name: string, taxId: string) {
-  const res = await t.as(t.adminToken, {
-    method: "POST",
-    url: "/api/companies",
-    payload: { name, tax_id: taxId },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().id as string;
-}
-
 const post = (token: string, url: string, payload: Record<string, unknown>) =>
   t.as(token, { method: "POST", url, payload });
 
 beforeAll(async () => {
   t = await createTestApp();
-  companyA = await createCompany("Products A", "B12345674");
-  companyB = await createCompany("Products B", "A58818501");
+  companyA = await t.createCompany("Products A", "B12345674");
+  companyB = await t.createCompany("Products B", "A58818501");
   for (const [company_id, code, name] of [
     [companyA, "MAT", "Materiales"],
     [companyA, "SRV", "Servicios"],
