@@ -37,6 +37,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
     },
     requestIdHeader: false,
     return503OnClosing: true,
+    trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);

@@ -138,3 +138,11 @@ describe("npm start with a bad value", () => {
     expect(output).not.toMatch(/at .*\.ts:\d+/); // a message, not a stack trace
   }, 60_000);
 });
+
+describe("TRUST_PROXY", () => {
+  it("is off by default, on with true, and refuses anything else", () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);
+    expect(configError({ TRUST_PROXY: "yes" }).message).toContain("TRUST_PROXY");
+  });
+});

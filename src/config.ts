@@ -35,6 +35,7 @@ const envSchema = z
       z.string().min(8, { message: "must be at least 8 characters" }).optional(),
     ),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    TRUST_PROXY: z.enum(["true", "false"]).default("false"),
     BASE_DOMAIN: optionalString,
     REDIS_URL: optionalString,
     MCP_AUTH_TOKEN: optionalString,
@@ -67,6 +68,8 @@ export interface Config {
   adminEmail: string;
   adminPassword?: string;
   logLevel: string;
+  /** Behind a reverse proxy: take the client IP from X-Forwarded-For (login throttling, audit). */
+  trustProxy: boolean;
   baseDomain?: string;
   redisUrl?: string;
   mcpAuthToken?: string;
@@ -107,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminEmail: e.ADMIN_EMAIL.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY === "true",
     baseDomain: e.BASE_DOMAIN?.toLowerCase(),
     redisUrl: e.REDIS_URL,
     mcpAuthToken: e.MCP_AUTH_TOKEN,

@@ -1,4 +1,5 @@
 import { canSeeCompany, companyFilter } from "../../platform/auth/company-scope.js";
+import type { Db } from "../../platform/db/client.js";
 import type { AuthedCtx } from "../../platform/http/context.js";
 import { BadRequestError, ForbiddenError, NotFoundError } from "../../platform/http/errors.js";
 import type { ApiListQuery } from "../../platform/http/pagination.js";
@@ -55,4 +56,9 @@ export async function resolveCompanyForWrite(ctx: AuthedCtx, requested?: string 
     ids.length === 0 ? "Create a company first" : "company_id is required: this tenant has several companies",
     [{ path: "company_id", message: "is required" }],
   );
+}
+
+/** For other modules that reference a company (e.g. a user restricted to one). */
+export async function companyExists(db: Db, id: string): Promise<boolean> {
+  return Boolean(await findCompany(db, id));
 }

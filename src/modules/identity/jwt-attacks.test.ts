@@ -100,6 +100,13 @@ describe("forged and foreign access tokens", () => {
     }
   });
 
+  it("tolerates at most 30 s of clock skew on exp", async () => {
+    const justExpired = await signToken({ ...claims, iat: nowSeconds() - 600, exp: nowSeconds() - 10 });
+    expect((await t.as(justExpired, { method: "GET", url: "/api/v1/users/me" })).statusCode).toBe(200);
+    const beyondSkew = await signToken({ ...claims, iat: nowSeconds() - 600, exp: nowSeconds() - 45 });
+    expectUnauthorized(await t.as(beyondSkew, { method: "GET", url: "/api/v1/users/me" }));
+  });
+
   it("none of the attacks was logged as a server error", () => {
     const errors = t.logs.filter((line) => JSON.parse(line).level >= 50);
     expect(errors).toEqual([]);

@@ -3,6 +3,7 @@ import { hashPassword, verifyPassword } from "../../platform/auth/passwords.js";
 import { inTransaction } from "../../platform/db/sql.js";
 import type { AuthedCtx, Ctx } from "../../platform/http/context.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../platform/http/errors.js";
+import { companyExists } from "../companies/service.js";
 import { bumpAuthzEpoch } from "./auth-state.js";
 import { ADMIN_ROLE_NAME } from "./catalog.js";
 import {
@@ -43,6 +44,14 @@ export interface UpdateUserInput {
 async function withRoles(ctx: Ctx, row: UserRow): Promise<UserView> {
   const roles = (await rolesOfUsers(ctx.db, [row.id])).get(row.id) ?? [];
   return { ...row, roles };
+}
+
+async function assertCompanyExists(ctx: Ctx, companyId: string | null | undefined) {
+  if (companyId && !(await companyExists(ctx.db, companyId))) {
+    throw new BadRequestError("company_id is not a company of this tenant", [
+      { path: "body.company_id", message: "does not exist" },
+    ]);
+  }
 }
 
 async function requireUser(ctx: Ctx, id: string) {
@@ -105,6 +114,7 @@ export async function list(ctx: Ctx, filter: UserFilter) {
 export async function create(ctx: Ctx, input: CreateUserInput) {
   const email = input.email.trim().toLowerCase();
   await assertEmailFree(ctx, email);
+  await assertCompanyExists(ctx, input.companyId);
   const passwordHash = await hashPassword(input.password);
   const id = await inTransaction(ctx.db, async (tx) => {
     const [row] = await tx
@@ -132,6 +142,7 @@ export async function update(ctx: Ctx, id: string, input: UpdateUserInput) {
   await requireUser(ctx, id);
   const email = input.email?.trim().toLowerCase();
   if (email) await assertEmailFree(ctx, email, id);
+  await assertCompanyExists(ctx, input.companyId);
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   await inTransaction(ctx.db, async (tx) => {
     const txCtx = { ...ctx, db: tx };

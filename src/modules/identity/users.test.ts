@@ -102,6 +102,31 @@ describe("POST /api/v1/users", () => {
   });
 });
 
+describe("company restriction of a user", () => {
+  it("accepts an existing company and answers 400 to one that does not exist", async () => {
+    const companyId = await t.createCompany("Restricted Co", "B12345674");
+    const ok = await t.as(t.adminToken, {
+      method: "POST",
+      url: "/api/v1/users",
+      payload: { email: "restricted@example.com", password: "password-123", company_id: companyId },
+    });
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json().company_id).toBe(companyId);
+    const bad = await t.as(t.adminToken, {
+      method: "POST",
+      url: "/api/v1/users",
+      payload: { email: "ghost-company@example.com", password: "password-123", company_id: randomUUID() },
+    });
+    expectProblem(bad, 400);
+    const update = await t.as(t.adminToken, {
+      method: "PUT",
+      url: `/api/v1/users/${ok.json().id}`,
+      payload: { company_id: randomUUID() },
+    });
+    expectProblem(update, 400);
+  });
+});
+
 describe("GET /api/v1/users", () => {
   let role: { id: string };
   beforeAll(async () => {

@@ -38,7 +38,11 @@ export function isConnectionError(err: unknown): boolean {
       /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|57P0[1-3]|08\d{3})$/.test(code)
     )
       return true;
-    if (/Connection terminated|timeout exceeded when trying to connect|PGlite is closed/i.test(message))
+    if (
+      /Connection terminated|timeout exceeded when trying to connect|PGlite is closed|Cannot use a pool after calling end/i.test(
+        message,
+      )
+    )
       return true;
     e = (e as { cause?: unknown }).cause;
   }
