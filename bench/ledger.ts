@@ -1,7 +1,7 @@
 import Fastify from "fastify";
 import pg from "pg";
-import { freshDatabase, login, measureInterleaved, report, startApp } from "./lib.js";
 import { seedLedger } from "./ledger-seed.js";
+import { freshDatabase, login, measureInterleaved, report, startApp } from "./lib.js";
 
 const LINES = Number(process.env.BENCH_LEDGER_LINES ?? 1_000_000);
 const YEAR = "2026";
@@ -14,7 +14,8 @@ const YEAR = "2026";
 export async function benchLedger() {
   let capture: { query: string; params: unknown[] }[] | null = null;
   const { url, handle } = await freshDatabase("cuadra_bench_ledger", (query, params) => {
-    if (capture && !/revoked_access_tokens|authz_epoch|api_tokens/.test(query)) capture.push({ query, params });
+    if (capture && !/revoked_access_tokens|authz_epoch|api_tokens/.test(query))
+      capture.push({ query, params });
   });
   const { app, base } = await startApp(handle);
   const bare = Fastify({ logger: false });
@@ -29,7 +30,7 @@ export async function benchLedger() {
     }).then((r) => r.json() as Promise<{ id: string }>);
     const started = Date.now();
     await seedLedger(handle.db, { companyId: company.id, fiscalYearCode: YEAR, lines: LINES });
-    await pool.query("analyze");
+    await pool.query("vacuum analyze");
     console.log(`\nseeded ${LINES} journal lines in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
     const routes = {

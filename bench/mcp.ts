@@ -41,7 +41,8 @@ async function measureTool(name: string, connect: () => Transport): Promise<Meas
   const seconds = (Date.now() - started) / 1000;
   await Promise.all(clients.map((client) => client.close()));
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]);
+  const at = (q: number) =>
+    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]);
   return { name, rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), errors };
 }
 

@@ -24,58 +24,96 @@ function balanceParts(fiscalYearId: string, plan: BalanceRangePlan, extra: SQL =
 
 const codePrefixCondition = (prefix?: string) => (prefix ? sql`where s.code like ${`${prefix}%`}` : sql``);
 
-export interface SubaccountTotalsRow {
+/** Money as the API writes it: 2 decimals, computed by PostgreSQL's exact NUMERIC. */
+const money = (expression: SQL) => sql`(${expression})::numeric(20, 2)::text`;
+
+export interface BalanceRow {
+  /** 0: grand total; 1, 2, 3: group, subgroup, account rollups; 4: subaccount. */
+  level: number;
   code: string;
   name: string;
-  account_code: string;
+  account_code: string | null;
   debit: string;
   credit: string;
+  balance: string;
 }
 
-export async function subaccountTotals(
+/**
+ * Per subaccount sums over the range, their rollups to 1-, 2- and 3-digit codes (named from the
+ * year's chart) and the grand total, in one query ordered by level then code.
+ */
+export async function balanceRows(
   db: Db,
   f: { fiscalYearId: string; plan: BalanceRangePlan; codePrefix?: string },
-): Promise<SubaccountTotalsRow[]> {
+): Promise<BalanceRow[]> {
   const parts = balanceParts(f.fiscalYearId, f.plan);
   if (!parts.length) return [];
-  return queryRows<SubaccountTotalsRow>(
+  return queryRows<BalanceRow>(
     db,
-    sql`select s.code, s.name, s.account_code, sum(b.debit) as debit, sum(b.credit) as credit
-          from (${sql.join(parts, sql` union all `)}) b
-          join subaccounts s on s.id = b.subaccount_id
-          ${codePrefixCondition(f.codePrefix)}
-         group by s.id
-         order by s.code collate "C"`,
+    sql`with totals as (
+          select s.code, s.name, s.account_code, sum(b.debit) as debit, sum(b.credit) as credit
+            from (${sql.join(parts, sql` union all `)}) b
+            join subaccounts s on s.id = b.subaccount_id
+            ${codePrefixCondition(f.codePrefix)}
+           group by s.id
+        ),
+        rollups as (
+          select p.code, sum(t.debit) as debit, sum(t.credit) as credit
+            from totals t
+            cross join lateral (values (left(t.code, 1)), (left(t.code, 2)), (left(t.code, 3))) p(code)
+           group by p.code
+        ),
+        all_levels as (
+          select 4 as level, code, name, account_code, debit, credit from totals
+          union all
+          select length(r.code), r.code, coalesce(a.name, ''), null, r.debit, r.credit
+            from rollups r
+            left join accounts a on a.fiscal_year_id = ${f.fiscalYearId} and a.code = r.code
+          union all
+          select 0, '', '', null, sum(debit), sum(credit) from totals
+        )
+        select level, code, name, account_code, ${money(sql`coalesce(debit, 0)`)} as debit,
+               ${money(sql`coalesce(credit, 0)`)} as credit,
+               ${money(sql`coalesce(debit, 0) - coalesce(credit, 0)`)} as balance
+          from all_levels
+         order by level, code collate "C"`,
   );
 }
 
 export async function prefixTotals(
   db: Db,
   f: { fiscalYearId: string; plan: BalanceRangePlan; codePrefix: string },
-): Promise<{ debit: string; credit: string }> {
+): Promise<{ debit: string; credit: string; balance: string }> {
   const parts = balanceParts(f.fiscalYearId, f.plan);
-  if (!parts.length) return { debit: "0", credit: "0" };
-  const row = await queryOne<{ debit: string; credit: string }>(
+  const zero = { debit: "0.00", credit: "0.00", balance: "0.00" };
+  if (!parts.length) return zero;
+  const row = await queryOne<{ debit: string; credit: string; balance: string }>(
     db,
-    sql`select coalesce(sum(b.debit), 0) as debit, coalesce(sum(b.credit), 0) as credit
+    sql`select ${money(sql`coalesce(sum(b.debit), 0)`)} as debit, ${money(sql`coalesce(sum(b.credit), 0)`)} as credit,
+               ${money(sql`coalesce(sum(b.debit), 0) - coalesce(sum(b.credit), 0)`)} as balance
           from (${sql.join(parts, sql` union all `)}) b
           join subaccounts s on s.id = b.subaccount_id
           ${codePrefixCondition(f.codePrefix)}`,
   );
-  return row ?? { debit: "0", credit: "0" };
+  return row ?? zero;
 }
 
 export interface TrialBalanceRow {
+  /** true for the grand total row (code ''). */
+  is_total: boolean;
   code: string;
   name: string;
   account_code: string;
-  opening_debit: string;
-  opening_credit: string;
+  opening_balance: string;
   period_debit: string;
   period_credit: string;
+  closing_balance: string;
 }
 
-/** Per subaccount: sums before the period (opening) and within it, in one pass over the balance tables. */
+/**
+ * Per subaccount: balance before the period (opening), debits and credits within it, closing
+ * balance; plus a grand total row. One pass over the balance tables.
+ */
 export async function trialBalanceRows(
   db: Db,
   f: { fiscalYearId: string; opening: BalanceRangePlan; period: BalanceRangePlan; codePrefix?: string },
@@ -87,15 +125,25 @@ export async function trialBalanceRows(
   if (!parts.length) return [];
   return queryRows<TrialBalanceRow>(
     db,
-    sql`select s.code, s.name, s.account_code,
-               coalesce(sum(b.debit) filter (where not b.in_period), 0) as opening_debit,
-               coalesce(sum(b.credit) filter (where not b.in_period), 0) as opening_credit,
-               coalesce(sum(b.debit) filter (where b.in_period), 0) as period_debit,
-               coalesce(sum(b.credit) filter (where b.in_period), 0) as period_credit
-          from (${sql.join(parts, sql` union all `)}) b
-          join subaccounts s on s.id = b.subaccount_id
-          ${codePrefixCondition(f.codePrefix)}
-         group by s.id
-         order by s.code collate "C"`,
+    sql`with totals as (
+          select s.code, s.name, s.account_code,
+                 coalesce(sum(b.debit - b.credit) filter (where not b.in_period), 0) as opening,
+                 coalesce(sum(b.debit) filter (where b.in_period), 0) as debit,
+                 coalesce(sum(b.credit) filter (where b.in_period), 0) as credit
+            from (${sql.join(parts, sql` union all `)}) b
+            join subaccounts s on s.id = b.subaccount_id
+            ${codePrefixCondition(f.codePrefix)}
+           group by s.id
+        ),
+        with_total as (
+          select false as is_total, * from totals
+          union all
+          select true, '', '', '', sum(opening), sum(debit), sum(credit) from totals
+        )
+        select is_total, code, name, account_code, ${money(sql`coalesce(opening, 0)`)} as opening_balance,
+               ${money(sql`coalesce(debit, 0)`)} as period_debit, ${money(sql`coalesce(credit, 0)`)} as period_credit,
+               ${money(sql`coalesce(opening, 0) + coalesce(debit, 0) - coalesce(credit, 0)`)} as closing_balance
+          from with_total
+         order by is_total, code collate "C"`,
   );
 }

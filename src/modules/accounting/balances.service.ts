@@ -1,9 +1,8 @@
 import type { AuthedCtx } from "../../platform/http/context.js";
 import { BadRequestError, NotFoundError } from "../../platform/http/errors.js";
-import { Dec, dec, toMoney } from "../../platform/money.js";
 import * as repo from "./balances.repository.js";
 import type { AccountBalanceOut, BalancesOut, TrialBalanceOut } from "./balances.schemas.js";
-import { accountNames, findAccountByCode, findSubaccountByCode } from "./chart.repository.js";
+import { findAccountByCode, findSubaccountByCode } from "./chart.repository.js";
 import { addDays, planBalanceRange } from "./date-ranges.js";
 import { fiscalYearForReport } from "./fiscal-years.service.js";
 import type { FiscalYearRow } from "./repository.js";
@@ -11,18 +10,7 @@ import type { FiscalYearRow } from "./repository.js";
 const minDate = (a: string, b: string) => (a < b ? a : b);
 const maxDate = (a: string, b: string) => (a > b ? a : b);
 
-function amountsOut(debit: Dec, credit: Dec) {
-  return { debit: toMoney(debit), credit: toMoney(credit), balance: toMoney(debit.minus(credit)) };
-}
-
-class Totals {
-  debit = new Dec(0);
-  credit = new Dec(0);
-  add(debit: string | Dec, credit: string | Dec) {
-    this.debit = this.debit.plus(debit);
-    this.credit = this.credit.plus(credit);
-  }
-}
+const ZERO = { debit: "0.00", credit: "0.00", balance: "0.00" };
 
 /**
  * Debit, credit and balance per subaccount up to date_to, rolled up to 3-digit accounts, 2-digit
@@ -38,50 +26,31 @@ export async function getBalances(
     date: f.dateTo,
   });
   const dateTo = minDate(f.dateTo ?? year.endDate, year.endDate);
-  const rows = await repo.subaccountTotals(ctx.db, {
+  const rows = await repo.balanceRows(ctx.db, {
     fiscalYearId: year.id,
     plan: planBalanceRange(year.startDate, dateTo),
     codePrefix: f.accountCode,
   });
-  const levels = [1, 2, 3].map(() => new Map<string, Totals>());
-  const totals = new Totals();
-  for (const row of rows) {
-    totals.add(row.debit, row.credit);
-    levels.forEach((level, i) => {
-      const code = row.code.slice(0, i + 1);
-      const t = level.get(code) ?? new Totals();
-      t.add(row.debit, row.credit);
-      level.set(code, t);
-    });
-  }
-  const names = await accountNames(
-    ctx.db,
-    year.id,
-    levels.flatMap((level) => [...level.keys()]),
-  );
-  const rollup = (level: Map<string, Totals>) =>
-    [...level.entries()].map(([code, t]) => ({
-      code,
-      name: names.get(code) ?? "",
-      ...amountsOut(t.debit, t.credit),
-    }));
-  return {
+  const out: BalancesOut = {
     company_id: year.companyId,
     fiscal_year_id: year.id,
     fiscal_year_code: year.code,
     account_code: f.accountCode ?? null,
     date_to: dateTo,
-    totals: amountsOut(totals.debit, totals.credit),
-    groups: rollup(levels[0]),
-    subgroups: rollup(levels[1]),
-    accounts: rollup(levels[2]),
-    subaccounts: rows.map((r) => ({
-      code: r.code,
-      name: r.name,
-      account_code: r.account_code,
-      ...amountsOut(dec(r.debit), dec(r.credit)),
-    })),
+    totals: ZERO,
+    groups: [],
+    subgroups: [],
+    accounts: [],
+    subaccounts: [],
   };
+  const byLevel = [undefined, out.groups, out.subgroups, out.accounts] as const;
+  for (const { level, code, name, account_code, debit, credit, balance } of rows) {
+    const amounts = { debit, credit, balance };
+    if (level === 0) out.totals = amounts;
+    else if (level === 4) out.subaccounts.push({ code, name, account_code: account_code ?? "", ...amounts });
+    else byLevel[level]?.push({ code, name, ...amounts });
+  }
+  return out;
 }
 
 /** Balance of one group, subgroup, account or subaccount of a year (REST and MCP). */
@@ -94,25 +63,25 @@ export async function getAccountBalance(
     code: f.fiscalYearCode,
     date: f.dateTo,
   });
-  const [account, subaccount] = await Promise.all([
+  const dateTo = minDate(f.dateTo ?? year.endDate, year.endDate);
+  const [account, subaccount, sums] = await Promise.all([
     findAccountByCode(ctx.db, year.id, f.accountCode),
     findSubaccountByCode(ctx.db, year.id, f.accountCode),
+    repo.prefixTotals(ctx.db, {
+      fiscalYearId: year.id,
+      plan: planBalanceRange(year.startDate, dateTo),
+      codePrefix: f.accountCode,
+    }),
   ]);
   const named = account ?? subaccount;
   if (!named) throw new NotFoundError(`Account ${f.accountCode} in fiscal year ${year.code}`);
-  const dateTo = minDate(f.dateTo ?? year.endDate, year.endDate);
-  const sums = await repo.prefixTotals(ctx.db, {
-    fiscalYearId: year.id,
-    plan: planBalanceRange(year.startDate, dateTo),
-    codePrefix: f.accountCode,
-  });
   return {
     company_id: year.companyId,
     fiscal_year_code: year.code,
     account_code: f.accountCode,
     name: named.name,
     date_to: dateTo,
-    ...amountsOut(dec(sums.debit), dec(sums.credit)),
+    ...sums,
   };
 }
 
@@ -151,35 +120,24 @@ export async function getTrialBalance(
     period: planBalanceRange(period.from, period.to),
     codePrefix: f.accountCode,
   });
-  const opening = new Totals();
-  const inPeriod = new Totals();
-  const out = rows.map((r) => {
-    opening.add(r.opening_debit, r.opening_credit);
-    inPeriod.add(r.period_debit, r.period_credit);
-    const openingBalance = dec(r.opening_debit).minus(r.opening_credit);
-    return {
-      code: r.code,
-      name: r.name,
-      account_code: r.account_code,
-      opening_balance: toMoney(openingBalance),
-      period_debit: toMoney(r.period_debit),
-      period_credit: toMoney(r.period_credit),
-      closing_balance: toMoney(openingBalance.plus(r.period_debit).minus(r.period_credit)),
-    };
+  const total = rows.find((r) => r.is_total);
+  const amounts = (r: repo.TrialBalanceRow) => ({
+    opening_balance: r.opening_balance,
+    period_debit: r.period_debit,
+    period_credit: r.period_credit,
+    closing_balance: r.closing_balance,
   });
-  const openingBalance = opening.debit.minus(opening.credit);
   return {
     company_id: year.companyId,
     fiscal_year_id: year.id,
     fiscal_year_code: year.code,
     date_from: period.from,
     date_to: period.to,
-    totals: {
-      opening_balance: toMoney(openingBalance),
-      period_debit: toMoney(inPeriod.debit),
-      period_credit: toMoney(inPeriod.credit),
-      closing_balance: toMoney(openingBalance.plus(inPeriod.debit).minus(inPeriod.credit)),
-    },
-    rows: out,
+    totals: total
+      ? amounts(total)
+      : { opening_balance: "0.00", period_debit: "0.00", period_credit: "0.00", closing_balance: "0.00" },
+    rows: rows
+      .filter((r) => !r.is_total)
+      .map((r) => ({ code: r.code, name: r.name, account_code: r.account_code, ...amounts(r) })),
   };
 }

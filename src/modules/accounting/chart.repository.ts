@@ -46,7 +46,7 @@ export async function listAccounts(
       .from(accounts)
       .innerJoin(fiscalYears, eq(fiscalYears.id, accounts.fiscalYearId))
       .where(where)
-      .orderBy(asc(fiscalYears.startDate), byCode(accounts.code))
+      .orderBy(asc(fiscalYears.startDate), asc(accounts.fiscalYearId), byCode(accounts.code))
       .limit(f.limit)
       .offset(f.skip),
     db
@@ -59,15 +59,6 @@ export async function listAccounts(
     rows: rows.map((r) => ({ ...r.account, fiscalYearCode: r.fiscalYearCode })),
     total: Number(total),
   };
-}
-
-export async function accountNames(db: Db, fiscalYearId: string, codes: string[]) {
-  if (!codes.length) return new Map<string, string>();
-  const rows = await db
-    .select({ code: accounts.code, name: accounts.name })
-    .from(accounts)
-    .where(and(eq(accounts.fiscalYearId, fiscalYearId), inArray(accounts.code, codes)));
-  return new Map(rows.map((r) => [r.code, r.name]));
 }
 
 /**
@@ -184,7 +175,7 @@ export async function listSubaccounts(db: Db, f: SubaccountFilter) {
       .from(subaccounts)
       .innerJoin(fiscalYears, eq(fiscalYears.id, subaccounts.fiscalYearId))
       .where(where)
-      .orderBy(asc(fiscalYears.startDate), byCode(subaccounts.code))
+      .orderBy(asc(fiscalYears.startDate), asc(subaccounts.fiscalYearId), byCode(subaccounts.code))
       .limit(f.limit)
       .offset(f.skip),
     db

@@ -168,12 +168,3 @@ export async function listEntries(db: Db, f: EntryFilter) {
   ]);
   return { rows: rows as EntryView[], total: Number(total) };
 }
-
-export async function isReversed(db: Db, entryId: string) {
-  const [row] = await db
-    .select({ id: entries.id })
-    .from(entries)
-    .where(eq(entries.reversalOf, entryId))
-    .limit(1);
-  return Boolean(row);
-}

@@ -35,6 +35,15 @@ export type EntryDetail = EntryView & { lines: EntryLineView[] };
 
 const positive = (amount: Dec) => amount.greaterThan(0);
 
+/** A line amount (absent = 0); NaN for text that is not a number, so the checks below refuse it. */
+function amountOf(value: string | undefined): Dec {
+  try {
+    return dec(value);
+  } catch {
+    return new Dec(Number.NaN);
+  }
+}
+
 /**
  * The rules every entry obeys, whoever calls: two lines at least, each with exactly one positive
  * amount of 2 decimals at most, debits equal to credits. Returns the total.
@@ -47,8 +56,8 @@ export function assertBalanced(lines: EntryLineInput[]): Dec {
   }
   const errors: FieldError[] = [];
   const amounts = lines.map((line, i) => {
-    const debit = dec(line.debit);
-    const credit = dec(line.credit);
+    const debit = amountOf(line.debit);
+    const credit = amountOf(line.credit);
     const wellFormed = [debit, credit].every(
       (a) => a.isFinite() && !a.isNegative() && a.decimalPlaces() <= 2,
     );

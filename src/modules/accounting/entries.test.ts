@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/helpers/app.js";
-import { getEntry, listEntriesWithLines } from "./service.js";
+import { assertBalanced, getEntry, listEntriesWithLines } from "./service.js";
 import { credit, debit, ledgerFixture, postEntry, serviceCtx } from "./test-support.js";
 
 let t: TestApp;
@@ -218,6 +218,29 @@ describe("GET /api/accounting/entries", () => {
       (await q("journal=VEN")).json().data.every((e: { journal_code: string }) => e.journal_code === "VEN"),
     ).toBe(true);
     expect((await q("date_from=2026-12-01")).json()).toEqual({ data: [], total: 0, skip: 0, limit: 50 });
+  });
+});
+
+describe("assertBalanced", () => {
+  it("refuses malformed amounts from callers that skip the HTTP schema with a 400", () => {
+    for (const lines of [
+      [
+        { subaccountCode: "4300000001", debit: "ten" },
+        { subaccountCode: "7000000001", credit: "10.00" },
+      ],
+      [
+        { subaccountCode: "4300000001", debit: "Infinity" },
+        { subaccountCode: "7000000001", credit: "Infinity" },
+      ],
+    ]) {
+      expect(() => assertBalanced(lines)).toThrow(expect.objectContaining({ status: 400 }));
+    }
+    expect(
+      assertBalanced([
+        { subaccountCode: "4300000001", debit: "10.50" },
+        { subaccountCode: "7000000001", credit: "10.5" },
+      ]).toFixed(2),
+    ).toBe("10.50");
   });
 });
 

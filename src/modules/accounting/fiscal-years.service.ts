@@ -77,7 +77,7 @@ export async function fiscalYearForEntry(
 ): Promise<FiscalYearRow> {
   const year = f.code
     ? await repo.findFiscalYearByCode(db, companyId, f.code)
-    : await repo.findFiscalYearContaining(db, companyId, f.date);
+    : await repo.findOverlappingFiscalYear(db, companyId, f.date, f.date);
   if (!year) {
     throw f.code
       ? new BadRequestError(`Unknown fiscal year ${f.code}`, [

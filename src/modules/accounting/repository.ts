@@ -31,21 +31,6 @@ export async function findFiscalYearByCode(db: Db, companyId: string, code: stri
   return row;
 }
 
-export async function findFiscalYearContaining(db: Db, companyId: string, date: string) {
-  const [row] = await db
-    .select()
-    .from(fiscalYears)
-    .where(
-      and(
-        eq(fiscalYears.companyId, companyId),
-        lte(fiscalYears.startDate, date),
-        gte(fiscalYears.endDate, date),
-      ),
-    )
-    .limit(1);
-  return row;
-}
-
 /** The latest year starting on or before `date`, else the latest one (reports without a year code). */
 export async function findFiscalYearForReport(db: Db, companyId: string, date: string) {
   const [row] = await db
@@ -57,6 +42,7 @@ export async function findFiscalYearForReport(db: Db, companyId: string, date: s
   return row;
 }
 
+/** A year of the company sharing a day with [start, end] (start = end: the year containing that day). */
 export async function findOverlappingFiscalYear(db: Db, companyId: string, start: string, end: string) {
   const [row] = await db
     .select()

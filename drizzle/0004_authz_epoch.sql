@@ -1,4 +1,0 @@
-CREATE TABLE "authz_epoch" (
-	"id" integer PRIMARY KEY DEFAULT 1 NOT NULL,
-	"version" bigint DEFAULT 0 NOT NULL
-);
