@@ -179,3 +179,19 @@ describe.each(["/api/v1", "/api"])("docs under %s", (prefix) => {
     }
   });
 });
+
+describe("OpenAPI references", () => {
+  it("resolves every $ref of both documents (ReDoc refuses to render a dangling one)", async () => {
+    for (const url of ["/api/v1/openapi.json", "/api/openapi.json"]) {
+      const doc = (await get(url)).json();
+      const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/([^"]+)"/g)].map((m) => m[1]);
+      expect(refs.length, url).toBeGreaterThan(0);
+      for (const ref of refs) {
+        const target = ref.split("/").reduce((node: Record<string, unknown> | undefined, key) => {
+          return node?.[decodeURIComponent(key)] as Record<string, unknown> | undefined;
+        }, doc);
+        expect(target, `${url} #/${ref}`).toBeDefined();
+      }
+    }
+  });
+});

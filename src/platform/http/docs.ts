@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
-import { jsonSchemaTransform } from "fastify-type-provider-zod";
+import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
 import "./route-config.js";
 
 const require = createRequire(import.meta.url);
@@ -32,6 +32,8 @@ export async function registerApiDocs(scope: FastifyInstance, options: DocsOptio
         },
       },
     },
+    // Schemas with an id (recursive trees) become components/schemas, which their $refs point to.
+    transformObject: jsonSchemaTransformObject,
     transform: (input) => {
       const out = jsonSchemaTransform(input);
       const config = input.route.config ?? {};
