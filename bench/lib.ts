@@ -58,11 +58,16 @@ export async function login(base: string, path = "/api/v1/auth/login"): Promise<
 export async function measure(
   name: string,
   url: string,
-  opts: { headers?: Record<string, string>; method?: "GET" | "POST"; body?: string } = {},
+  opts: {
+    headers?: Record<string, string>;
+    method?: "GET" | "POST";
+    body?: string;
+    connections?: number;
+  } = {},
 ): Promise<Measured> {
   const result = await autocannon({
     url,
-    connections: BENCH_CONNECTIONS,
+    connections: opts.connections ?? BENCH_CONNECTIONS,
     duration: BENCH_SECONDS,
     method: opts.method ?? "GET",
     headers: opts.headers,
