@@ -1,5 +1,6 @@
 import { buildApp } from "./app.js";
 import { ConfigError, loadConfig } from "./config.js";
+import { publishLocalServer } from "./modules/mcp/local-server-file.js";
 import { migrateDatabase } from "./platform/db/migrate.js";
 import { announceAdmin, openMainDatabase, prepareDatabase, resolveJwtSecret } from "./runtime.js";
 import { buildTenantDirectory, migrateAllTenants } from "./tenants.js";
@@ -29,10 +30,12 @@ async function main() {
   const tenants = buildTenantDirectory(config, handle);
   const app = await buildApp({ config: { ...config, jwtSecret }, tenants });
 
+  let localServer: { remove(): void } | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    localServer?.remove();
     app.log.info({ signal }, "shutting down: finishing in-flight requests");
     const timer = setTimeout(() => {
       app.log.error("shutdown took longer than 20 s; exiting");
@@ -48,6 +51,8 @@ async function main() {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
   await app.listen({ port: config.port, host: config.host });
+  // Lets `npm run mcp` reach this server instead of opening the same embedded database.
+  localServer = publishLocalServer(config, tenants, app.server.address());
   app.log.info(
     { database: handle.kind === "pglite" ? `PGlite at ${handle.location}` : handle.location },
     `Cuadra listening on ${config.publicUrl} (docs: ${config.publicUrl}/api/v1/docs and ${config.publicUrl}/api/docs)`,

@@ -60,6 +60,11 @@ export function tenantDb(tenants: TenantDirectory, host: string | undefined): ()
   };
 }
 
+/** The bearer credential of a request the guard already accepted. */
+export function bearerOf(request: FastifyRequest): string {
+  return /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "")?.[1] ?? "";
+}
+
 export function tokenIdOf(request: FastifyRequest): string | null {
   return request.actor?.apiTokenId ?? null;
 }

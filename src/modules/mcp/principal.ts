@@ -1,5 +1,7 @@
 import type { Actor } from "../../platform/auth/actor.js";
+import type { Db } from "../../platform/db/client.js";
 import { canUseMcpTool, WILDCARD_SCOPE } from "../api-tokens/scopes.js";
+import { resolveApiToken } from "../api-tokens/service.js";
 
 /** Who an MCP connection acts for: the actor the services scope by, and the token's access rules. */
 export interface Principal {
@@ -22,6 +24,16 @@ export const MCP_READ_PERMISSIONS = ["clients:leer", "products:leer", "accountin
 /** The principal of an HTTP request the guard authenticated with an API token. */
 export function principalOfActor(actor: Actor): Principal {
   return { actor, scopes: actor.scopes ?? [], tokenId: actor.apiTokenId ?? null };
+}
+
+/** The principal of `token` read again from the database at each call, or why it no longer works. */
+export function liveToken(db: () => Promise<Db>, token: string): () => Promise<Principal | string> {
+  return async () => {
+    const actor = await resolveApiToken(await db(), token);
+    return actor
+      ? principalOfActor(actor)
+      : "The API token of this connection is no longer valid (deactivated or expired): reconnect with a valid one.";
+  };
 }
 
 /**

@@ -143,6 +143,32 @@ describe("Redis relay between server nodes", () => {
     await client.close();
   });
 
+  it("answers 503 when Redis is unreachable, while streams held locally keep working", async () => {
+    const config = loadConfig({
+      NODE_ENV: "test",
+      LOG_LEVEL: "silent",
+      JWT_SECRET: TEST_JWT_SECRET,
+      REDIS_URL: "redis://127.0.0.1:1",
+    });
+    const nodeD = await buildApp({
+      config: { ...config, jwtSecret: TEST_JWT_SECRET },
+      tenants: singleTenant(t.database.handle),
+    });
+    const baseD = await nodeD.listen({ port: 0, host: "127.0.0.1" });
+    const stream = await openRawStream(baseD, token.token);
+    expect((await post(baseD, stream.endpoint, token.token, INIT)).status).toBe(202);
+    expect((await stream.nextMessage()).id).toBe(1);
+    const elsewhere = await post(
+      baseD,
+      "/api/mcp/messages/?sessionId=00000000-0000-4000-8000-000000000000",
+      token.token,
+      INIT,
+    );
+    expect(elsewhere.status).toBe(503);
+    stream.close();
+    await nodeD.close();
+  });
+
   it("closes open streams and releases their sessions when a node shuts down", async () => {
     const nodeC = await secondNode(t);
     const baseC = await nodeC.listen({ port: 0, host: "127.0.0.1" });

@@ -83,6 +83,8 @@ export class RedisRelay {
 
   async close(): Promise<void> {
     this.handlers.clear();
-    await Promise.allSettled([this.subscriber.quit(), this.commands.quit()]);
+    await Promise.allSettled(
+      [this.subscriber, this.commands].map((c) => (c.status === "ready" ? c.quit() : c.disconnect())),
+    );
   }
 }

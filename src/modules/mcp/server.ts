@@ -32,10 +32,15 @@ export interface McpContext {
   /** The tenant's database, looked up at each call (a long SSE session outlives pool recycling). */
   db: () => Promise<Db>;
   tenantId: string;
+  /** Who the connection acts for when it opens (tools/list). */
   principal: Principal;
   log: ErrorLog;
-  /** Checked before each tool call (stdio re-reads its token): a refusal message, or null to go on. */
-  recheck?: () => Promise<string | null>;
+  /**
+   * Long-lived connections (an SSE session, stdio with MCP_AUTH_TOKEN): the token read again at each
+   * call, so revocation, expiry and permission or company changes apply to the very next call.
+   * Returns the principal now, or why the token no longer works.
+   */
+  current?: () => Promise<Principal | string>;
 }
 
 /** tools/list entries, built once: the same JSON Schema conversion the SDK itself uses. */
@@ -60,11 +65,13 @@ const listing = new Map<string, Tool>(
 );
 
 async function execute(tool: ToolSpec, c: McpContext, args: unknown) {
-  const stop = c.recheck ? await c.recheck() : null;
-  if (stop) return toolError(stop);
   try {
+    const principal = c.current ? await c.current() : c.principal;
+    if (typeof principal === "string") return toolError(principal);
+    const refused = refusal(principal, tool.name, tool.access);
+    if (refused) return toolError(refused);
     const data = await readOnly(await c.db(), (tx) => {
-      const ctx: AuthedCtx = { db: tx, tenantId: c.tenantId, actor: c.principal.actor };
+      const ctx: AuthedCtx = { db: tx, tenantId: c.tenantId, actor: principal.actor };
       return tool.run(ctx, args as never);
     });
     return toolResult(data);

@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/helpers/app.js";
+import * as roles from "../identity/roles.service.js";
+import * as users from "../identity/users.service.js";
+import { MAX_SESSIONS_PER_TOKEN } from "./sse.js";
 import {
   type Books,
   createApiToken,
+  errorText,
   openRawStream,
   seedBooks,
   sseClient,
@@ -115,6 +119,45 @@ describe("legacy SSE transport", () => {
     );
     expect(balance).toMatchObject({ balance: "709.75" });
     await client.close();
+  });
+
+  it("applies a permission change or a company restriction of the token's user to the very next call", async () => {
+    const user = await t.userWith(["clients:leer", "api_tokens:crear"]);
+    const { token: userToken } = await createApiToken(t, ["mcp"], { as: user.token });
+    const { client } = await sseClient(base, userToken);
+    const before = structured<{ total: number }>(
+      await client.callTool({ name: "list_contacts", arguments: {} }),
+    );
+    expect(before.total).toBe(3);
+    await users.update(t.ctx, user.id, { companyId: books.otherCompanyId });
+    const narrowed = structured<{ total: number }>(
+      await client.callTool({ name: "list_contacts", arguments: {} }),
+    );
+    expect(narrowed.total).toBe(1);
+    const read = (await roles.listPermissionsOfRole(t.ctx, user.roleId)).find((p) => p.modulo === "clients")!;
+    await roles.removePermission(t.ctx, user.roleId, read.id);
+    expect(errorText(await client.callTool({ name: "list_contacts", arguments: {} }))).toMatch(
+      /clients:leer/,
+    );
+    await client.close();
+  });
+
+  it("bounds the sessions one token holds open (429)", async () => {
+    const own = (await createApiToken(t, ["mcp"])).token;
+    const streams = [];
+    for (let i = 0; i < MAX_SESSIONS_PER_TOKEN; i++) streams.push(await openRawStream(base, own));
+    const refused = await openRawStream(base, own);
+    expect(refused.response.status).toBe(429);
+    expect(refused.response.headers.get("retry-after")).toBeTruthy();
+    for (const stream of streams) stream.close();
+    let status = 429;
+    for (let i = 0; i < 50 && status === 429; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const again = await openRawStream(base, own);
+      status = again.response.status;
+      again.close();
+    }
+    expect(status).toBe(200);
   });
 
   it("writes a keep-alive comment every 15 s", async () => {

@@ -4,9 +4,15 @@ import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { TenantDirectory } from "../../platform/db/tenancy.js";
-import { BadRequestError, ForbiddenError, NotFoundError } from "../../platform/http/errors.js";
-import { hijack, KEEP_ALIVE_MS, MCP_ROUTE, tenantDb, tokenIdOf } from "./http.js";
-import { principalOfActor } from "./principal.js";
+import {
+  BadRequestError,
+  ForbiddenError,
+  NotFoundError,
+  ServiceUnavailableError,
+  TooManyRequestsError,
+} from "../../platform/http/errors.js";
+import { bearerOf, hijack, KEEP_ALIVE_MS, MCP_ROUTE, tenantDb, tokenIdOf } from "./http.js";
+import { liveToken, principalOfActor } from "./principal.js";
 import type { RedisRelay } from "./relay.js";
 import { createMcpServer } from "./server.js";
 
@@ -25,8 +31,15 @@ interface SseSession {
 export interface SseOptions {
   tenants: TenantDirectory;
   relay: RedisRelay | null;
-  keepAliveMs?: number;
 }
+
+/** One assistant needs one stream; this bounds what a leaked or looping client can hold open. */
+export const MAX_SESSIONS_PER_TOKEN = 20;
+
+const relayDown = (request: FastifyRequest) => (err: unknown) => {
+  request.log.error({ err }, "MCP relay: Redis unavailable");
+  throw new ServiceUnavailableError("The MCP session relay is unavailable; retry shortly");
+};
 
 function parseMessage(body: unknown): JSONRPCMessage {
   const parsed = JSONRPCMessageSchema.safeParse(body);
@@ -42,7 +55,6 @@ function parseMessage(body: unknown): JSONRPCMessage {
 export async function sseRoutes(app: FastifyInstance, options: SseOptions) {
   const { relay } = options;
   const sessions = new Map<string, SseSession>();
-  const keepAliveMs = options.keepAliveMs ?? KEEP_ALIVE_MS;
 
   app.get(
     "/sse",
@@ -50,11 +62,20 @@ export async function sseRoutes(app: FastifyInstance, options: SseOptions) {
     async (request, reply) => {
       const tokenId = tokenIdOf(request);
       const tenantId = request.tenant.id;
+      const open = [...sessions.values()].filter((s) => s.tokenId === tokenId).length;
+      if (open >= MAX_SESSIONS_PER_TOKEN) {
+        throw new TooManyRequestsError(
+          `This API token already holds ${open} open MCP sessions on this server: close some first`,
+          KEEP_ALIVE_MS / 1000,
+        );
+      }
+      const db = tenantDb(options.tenants, request.headers.host);
       const server = createMcpServer({
-        db: tenantDb(options.tenants, request.headers.host),
+        db,
         tenantId,
         principal: principalOfActor(request.actor!),
         log: request.log,
+        current: liveToken(db, bearerOf(request)),
       });
       const raw = hijack(reply);
       const transport = new SSEServerTransport(MESSAGES_PATH, raw);
@@ -97,7 +118,7 @@ export async function sseRoutes(app: FastifyInstance, options: SseOptions) {
       keepAlive = setInterval(() => {
         raw.write(": keepalive\n\n");
         relay?.refresh(id).catch((err) => request.log.warn({ err }, "MCP relay: refresh failed"));
-      }, keepAliveMs);
+      }, KEEP_ALIVE_MS);
       request.log.info({ mcpSession: id }, "MCP SSE session opened");
     },
   );
@@ -114,10 +135,11 @@ export async function sseRoutes(app: FastifyInstance, options: SseOptions) {
       await local.transport.handleMessage(message, { requestInfo: { headers: request.headers } });
       return;
     }
-    const owner = relay ? await relay.owner(id) : null;
-    if (!relay || !owner || owner.tenant !== request.tenant.id) throw new NotFoundError("MCP session");
+    if (!relay) throw new NotFoundError("MCP session");
+    const owner = await relay.owner(id).catch(relayDown(request));
+    if (!owner || owner.tenant !== request.tenant.id) throw new NotFoundError("MCP session");
     if (owner.tokenId !== tokenId) throw new ForbiddenError("This MCP session belongs to another API token");
-    if (!(await relay.publish(id, message))) throw new NotFoundError("MCP session");
+    if (!(await relay.publish(id, message).catch(relayDown(request)))) throw new NotFoundError("MCP session");
   };
 
   const messageSchema = {

@@ -141,6 +141,14 @@ describe("stdio, reading the database itself", () => {
     expect(result.stdout).toBe("");
   }, 60_000);
 
+  it("refuses to start on a data directory without a database, and creates none", async () => {
+    const empty = tempDir();
+    const result = await failingStart({ DATA_DIR: empty });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/has no Cuadra tables yet/);
+    expect(existsSync(join(empty, "db"))).toBe(false);
+  }, 60_000);
+
   it("ignores a stale server.json (no server answers there)", async () => {
     const file = join(directDir, LOCAL_SERVER_FILE);
     writeFileSync(

@@ -1,12 +1,15 @@
+import { existsSync } from "node:fs";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { sql } from "drizzle-orm";
 import { loadConfig } from "../../config.js";
 import type { DatabaseHandle } from "../../platform/db/client.js";
-import { openMainDatabase } from "../../runtime.js";
+import { queryRows } from "../../platform/db/sql.js";
+import { embeddedDbDir, openMainDatabase } from "../../runtime.js";
 import { listTenants, openTenantDatabase } from "../../tenants.js";
 import { hasAnyMcpScope } from "../api-tokens/scopes.js";
 import { resolveApiToken } from "../api-tokens/service.js";
 import { readLocalServer } from "./local-server-file.js";
-import { localPrincipal, type Principal, principalOfActor } from "./principal.js";
+import { liveToken, localPrincipal, type Principal, principalOfActor } from "./principal.js";
 import { createMcpServer, type ErrorLog } from "./server.js";
 import { findRunningServer, relayStdio } from "./stdio-relay.js";
 
@@ -24,7 +27,13 @@ export const stderrLog: ErrorLog & { info(message: string): void } = {
 
 export class StdioSetupError extends Error {}
 
+const NOT_READY = "has no Cuadra tables yet: start the server once (npm start) or run npm run cli -- migrate";
+
 async function openTenant(config: ReturnType<typeof loadConfig>) {
+  // Opening PGlite on a missing directory would create an empty database there.
+  if (!config.databaseUrl && !existsSync(embeddedDbDir(config))) {
+    throw new StdioSetupError(`The data directory ${config.dataDir} ${NOT_READY}`);
+  }
   const main = await openMainDatabase(config);
   if (!config.baseDomain) return { handle: main, tenantId: "default", close: () => main.close() };
   const slug = config.mcpTenant;
@@ -63,21 +72,22 @@ async function principalFor(handle: DatabaseHandle, token: string | undefined): 
 async function serveDirect(config: ReturnType<typeof loadConfig>) {
   const tenant = await openTenant(config);
   try {
-    await tenant.handle.ping();
+    const [ready] = await queryRows<{ table: string | null }>(
+      tenant.handle.db,
+      sql`select to_regclass('public.api_tokens')::text as table`,
+    );
+    if (!ready?.table) {
+      throw new StdioSetupError(`The database at ${tenant.handle.location} ${NOT_READY}`);
+    }
     const principal = await principalFor(tenant.handle, config.mcpAuthToken);
+    const db = async () => tenant.handle.db;
     const token = config.mcpAuthToken;
     const server = createMcpServer({
-      db: async () => tenant.handle.db,
+      db,
       tenantId: tenant.tenantId,
       principal,
       log: stderrLog,
-      // A token revoked or expired while the assistant runs stops working at its next call.
-      recheck: token
-        ? async () =>
-            (await resolveApiToken(tenant.handle.db, token))
-              ? null
-              : "The API token in MCP_AUTH_TOKEN is no longer valid (revoked or expired): set a new one."
-        : undefined,
+      current: token ? liveToken(db, token) : undefined,
     });
     const transport = new StdioServerTransport();
     let closed = false;

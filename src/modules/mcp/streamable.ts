@@ -2,7 +2,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { TenantDirectory } from "../../platform/db/tenancy.js";
 import { AppError, BadRequestError, ForbiddenError, UnauthorizedError } from "../../platform/http/errors.js";
-import { hijack, MCP_ROUTE } from "./http.js";
+import { bearerOf, hijack, MCP_ROUTE } from "./http.js";
 import { isLocalKey } from "./local-server-file.js";
 import { localPrincipal, type Principal, principalOfActor } from "./principal.js";
 import { createMcpServer } from "./server.js";
@@ -65,8 +65,8 @@ function assertLocal(tenants: TenantDirectory) {
     if (proxied || !LOOPBACK.test(request.socket.remoteAddress ?? "")) {
       throw new ForbiddenError("Local MCP access is accepted only from this machine");
     }
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "");
-    if (!match || !isLocalKey(tenants, match[1])) throw new UnauthorizedError("Invalid local MCP key");
+    const key = bearerOf(request);
+    if (!key || !isLocalKey(tenants, key)) throw new UnauthorizedError("Invalid local MCP key");
   };
 }
 
