@@ -22,7 +22,9 @@ export async function loadBudgetForWrite(db: Db, budgetId: string): Promise<Budg
   const [row] = await db.select().from(budgets).where(eq(budgets.id, budgetId)).limit(1).for("update");
   if (!row) throw new NotFoundError("Budget");
   if (READ_ONLY_BUDGET_STATES.includes(row.estado)) {
-    throw new ConflictError(`The budget is ${row.estado} and can no longer be changed`, { estado: row.estado });
+    throw new ConflictError(`The budget is ${row.estado} and can no longer be changed`, {
+      estado: row.estado,
+    });
   }
   return row;
 }

@@ -66,7 +66,7 @@ export function multiTenant(options: MultiTenantOptions): TenantDirectory & { sw
       const slug = tenantSlugFromHost(host, options.baseDomain);
       if (!slug) return null;
       const record = await lookup(slug);
-      if (!record || record.status !== "active") return null;
+      if (record?.status !== "active") return null;
       let entry = open.get(slug);
       if (!entry) {
         const tenant = options.open(record).then((handle) => ({ id: slug, handle }));

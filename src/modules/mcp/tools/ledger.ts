@@ -101,7 +101,7 @@ export const listJournalEntries = defineTool({
         { path: "date_from", message: "must not be after date_to" },
       ]);
     }
-    const { rows, total } = await ledger.listEntries(ctx, {
+    const { rows, total } = await ledger.listEntriesWithLines(ctx, {
       companyId: args.company_id,
       fiscalYearCode: args.fiscal_year_code,
       dateFrom: args.date_from,
@@ -109,8 +109,6 @@ export const listJournalEntries = defineTool({
       limit: args.limit,
       offset: args.offset,
     });
-    const items = [];
-    for (const row of rows) items.push(toEntryOut(await ledger.getEntry(ctx, row.id)));
-    return { items, total, limit: args.limit, offset: args.offset };
+    return { items: rows.map(toEntryOut), total, limit: args.limit, offset: args.offset };
   },
 });
