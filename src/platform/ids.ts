@@ -4,6 +4,20 @@ import { z } from "zod";
 let lastMs = 0;
 let sequence = 0;
 
+// One getrandom call per 256 ids instead of one per id (ids are minted on every request).
+const POOL_SIZE = 16 * 256;
+let pool = Buffer.alloc(0);
+let poolOffset = POOL_SIZE;
+function random16(): Buffer {
+  if (poolOffset >= POOL_SIZE) {
+    pool = randomBytes(POOL_SIZE);
+    poolOffset = 0;
+  }
+  const out = Buffer.from(pool.subarray(poolOffset, poolOffset + 16));
+  poolOffset += 16;
+  return out;
+}
+
 /** UUID v7 (RFC 9562): 48-bit Unix ms timestamp, then random bits; monotonic within a process. */
 export function uuidv7(): string {
   let ms = Date.now();
@@ -13,9 +27,10 @@ export function uuidv7(): string {
     ms = lastMs;
   } else {
     lastMs = ms;
-    sequence = randomBytes(2).readUInt16BE(0) & 0x7ff;
+    sequence = -1;
   }
-  const bytes = randomBytes(16);
+  const bytes = random16();
+  if (sequence < 0) sequence = bytes.readUInt16BE(14) & 0x7ff;
   bytes.writeUIntBE(ms, 0, 6);
   bytes[6] = 0x70 | (sequence >> 8);
   bytes[7] = sequence & 0xff;

@@ -1,43 +1,50 @@
-import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "../../platform/db/client.js";
+import { sql } from "drizzle-orm";
+import type { DatabaseHandle, Db } from "../../platform/db/client.js";
 import { queryOne } from "../../platform/db/sql.js";
-import { authzEpoch, sessions, users } from "./tables.js";
+import { authzEpoch } from "./tables.js";
 
 export interface Grants {
   roles: { id: string; name: string }[];
+  /** Sorted "module:action" strings. */
   permissions: string[];
+  /** The same, for the guard's lookups: built once per cache fill, not per request. */
+  permissionSet: ReadonlySet<string>;
 }
 
-function prepareSessionState(db: Db) {
-  return db
-    .select({
-      id: users.id,
-      email: users.email,
-      fullName: users.fullName,
-      companyId: users.companyId,
-      isActive: users.isActive,
-      createdAt: users.createdAt,
-      updatedAt: users.updatedAt,
-      sessionActive: sql<boolean>`(${sessions.revokedAt} is null)`,
-      denied: sql<boolean>`exists(select 1 from revoked_access_tokens r where r.jti = ${sql.placeholder("jti")})`,
-      epoch: sql<string>`(select ${authzEpoch.version} from ${authzEpoch} where ${authzEpoch.id} = 1)`,
-    })
-    .from(users)
-    .innerJoin(sessions, and(eq(sessions.id, sql.placeholder("sid")), eq(sessions.userId, users.id)))
-    .where(eq(users.id, sql.placeholder("uid")))
-    .prepare("auth_session_state");
+export interface SessionState {
+  id: string;
+  email: string;
+  full_name: string;
+  company_id: string | null;
+  is_active: boolean;
+  created_at: Date | string;
+  updated_at: Date | string;
+  session_active: boolean;
+  denied: boolean;
+  epoch: string | number | null;
 }
 
-const statements = new WeakMap<Db, ReturnType<typeof prepareSessionState>>();
+const SESSION_STATE_SQL = `
+  select u.id, u.email, u.full_name, u.company_id, u.is_active, u.created_at, u.updated_at,
+         (s.revoked_at is null) as session_active,
+         exists(select 1 from revoked_access_tokens r where r.jti = $3) as denied,
+         (select version from authz_epoch where id = 1) as epoch
+    from users u
+    join sessions s on s.id = $2 and s.user_id = u.id
+   where u.id = $1`;
 
 /** The per-request check: user, session, deny list and authz epoch by primary keys (a prepared statement). */
-export async function loadSessionState(db: Db, userId: string, sessionId: string, jti: string) {
-  let stmt = statements.get(db);
-  if (!stmt) {
-    stmt = prepareSessionState(db);
-    statements.set(db, stmt);
-  }
-  const [row] = await stmt.execute({ uid: userId, sid: sessionId, jti });
+export async function loadSessionState(
+  handle: DatabaseHandle,
+  userId: string,
+  sessionId: string,
+  jti: string,
+): Promise<SessionState | undefined> {
+  const [row] = await handle.prepared<SessionState>("cuadra_auth_session_state", SESSION_STATE_SQL, [
+    userId,
+    sessionId,
+    jti,
+  ]);
   return row;
 }
 
@@ -54,7 +61,8 @@ export async function loadGrants(db: Db, userId: string): Promise<Grants> {
                       where ur.user_id = ${userId}) as permissions`,
   );
   const roles = typeof row?.roles === "string" ? JSON.parse(row.roles) : (row?.roles ?? []);
-  return { roles, permissions: row?.permissions ?? [] };
+  const permissions = [...(row?.permissions ?? [])].sort();
+  return { roles, permissions, permissionSet: new Set(permissions) };
 }
 
 /** Marks every cached permission set of this tenant stale (call inside the changing transaction). */

@@ -154,25 +154,25 @@ export function createAuthService(deps: { tokens: TokenService }) {
   const authenticateJwt: Authenticator = async (request: FastifyRequest, credential: string) => {
     const claims = await tokens.verify(credential, "access", request.tenant.id);
     if (!claims) return null;
-    const db = request.tenant.handle.db;
-    const state = await loadSessionState(db, claims.sub, claims.sid, claims.jti);
-    if (!state?.isActive || !state.sessionActive || state.denied) return null;
+    const state = await loadSessionState(request.tenant.handle, claims.sub, claims.sid, claims.jti);
+    if (!state?.is_active || !state.session_active || state.denied) return null;
     const epoch = String(state.epoch);
     let grants = grantsCache.get(request.tenant.id, state.id, epoch);
     if (!grants) {
-      grants = await loadGrants(db, state.id);
+      grants = await loadGrants(request.tenant.handle.db, state.id);
       grantsCache.set(request.tenant.id, state.id, epoch, grants);
     }
     const actor: Actor = {
       kind: "user",
       userId: state.id,
       email: state.email,
-      fullName: state.fullName,
-      permissions: new Set(grants.permissions),
+      fullName: state.full_name,
+      permissions: grants.permissionSet,
+      sortedPermissions: grants.permissions,
       roles: grants.roles,
-      companyId: state.companyId,
-      createdAt: state.createdAt,
-      updatedAt: state.updatedAt,
+      companyId: state.company_id,
+      createdAt: new Date(state.created_at),
+      updatedAt: new Date(state.updated_at),
       sessionId: claims.sid,
       tokenJti: claims.jti,
       tokenExpiresAt: new Date(claims.exp * 1000),

@@ -94,7 +94,7 @@ export function me(ctx: AuthedCtx) {
     createdAt: a.createdAt,
     updatedAt: a.updatedAt,
     roles: a.roles,
-    permissions: [...a.permissions].sort(),
+    permissions: a.sortedPermissions ? [...a.sortedPermissions] : [...a.permissions].sort(),
   };
 }
 

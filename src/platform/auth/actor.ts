@@ -6,6 +6,8 @@ export interface Actor {
   fullName: string;
   /** "module:action" strings. */
   permissions: ReadonlySet<string>;
+  /** The same, sorted, when authentication already had them so (GET /users/me). */
+  sortedPermissions?: readonly string[];
   roles: { id: string; name: string }[];
   /** User JWT callers: the user record as loaded by authentication (saves /users/me a query). */
   createdAt?: Date;

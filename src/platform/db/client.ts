@@ -14,6 +14,11 @@ export interface DatabaseHandle {
   /** Where it lives: a data directory, ":memory:", or the URL without its password. */
   location: string;
   ping(): Promise<void>;
+  /**
+   * A hot-path query as a named prepared statement (parsed and planned once per connection),
+   * bypassing the ORM's result mapping. Rows come back as the driver parses them.
+   */
+  prepared<T>(name: string, text: string, params: unknown[]): Promise<T[]>;
   close(): Promise<void>;
 }
 
@@ -46,6 +51,8 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
     ping: async () => {
       await client.query("select 1");
     },
+    prepared: async <T>(_name: string, text: string, params: unknown[]) =>
+      (await client.query<T>(text, params)).rows,
     close: async () => {
       if (!client.closed) await client.close();
     },
@@ -69,6 +76,8 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     ping: async () => {
       await pool.query("select 1");
     },
+    prepared: async <T>(name: string, text: string, params: unknown[]) =>
+      (await pool.query({ name, text, values: params })).rows as T[],
     close: async () => {
       if (!pool.ended) await pool.end();
     },
