@@ -40,6 +40,8 @@ const envSchema = z
     REDIS_URL: optionalString,
     MCP_AUTH_TOKEN: optionalString,
     MCP_TENANT: optionalString,
+    SSE_URL: optionalString.pipe(z.url().optional()),
+    MCP_AUTHORIZATION: optionalString,
   })
   .superRefine((env, ctx) => {
     if (env.DATABASE_URL && !env.JWT_SECRET) {
@@ -74,6 +76,9 @@ export interface Config {
   redisUrl?: string;
   mcpAuthToken?: string;
   mcpTenant?: string;
+  /** `npm run mcp` as an SSE proxy: the remote server's {base_url}/api/mcp/sse and its Authorization value. */
+  sseUrl?: string;
+  mcpAuthorization?: string;
 }
 
 export class ConfigError extends Error {
@@ -115,5 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     mcpAuthToken: e.MCP_AUTH_TOKEN,
     mcpTenant: e.MCP_TENANT,
+    sseUrl: e.SSE_URL,
+    mcpAuthorization: e.MCP_AUTHORIZATION,
   };
 }

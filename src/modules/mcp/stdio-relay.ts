@@ -2,6 +2,7 @@ import { request as httpRequest } from "node:http";
 import { Readable } from "node:stream";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { isJSONRPCRequest, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { LocalServerInfo } from "./local-server-file.js";
 import type { ErrorLog } from "./server.js";
@@ -97,21 +98,27 @@ export async function relayStdio(o: RelayOptions): Promise<void> {
     requestInit: { headers: { authorization } },
     fetch: fetchFn,
   });
+  await pipeStdio(upstream, o.server.url, o.log);
+  o.log.info(`relaying to the server running at ${o.server.url} (${o.token ? "API token" : "local key"})`);
+}
+
+/** stdin/stdout <-> an upstream MCP transport, message for message; exits when either side ends. */
+export async function pipeStdio(upstream: Transport, where: string, log: RelayOptions["log"]): Promise<void> {
   const local = new StdioServerTransport();
   const answerError = (message: JSONRPCMessage, err: unknown) => {
-    o.log.error({ err }, "relay to the running server failed");
+    log.error({ err }, "relay to the server failed");
     if (!isJSONRPCRequest(message)) return;
     const reason = err instanceof Error ? err.message : String(err);
     void local.send({
       jsonrpc: "2.0",
       id: message.id,
-      error: { code: -32603, message: `The Cuadra server at ${o.server.url} did not answer: ${reason}` },
+      error: { code: -32603, message: `The Cuadra server at ${where} did not answer: ${reason}` },
     });
   };
   upstream.onmessage = (message) => {
-    local.send(message).catch((err) => o.log.error({ err }, "could not write to stdout"));
+    local.send(message).catch((err) => log.error({ err }, "could not write to stdout"));
   };
-  upstream.onerror = (err) => o.log.error({ err }, "relay transport error");
+  upstream.onerror = (err) => log.error({ err }, "relay transport error");
   local.onmessage = (message) => {
     upstream.send(message).catch((err) => answerError(message, err));
   };
@@ -123,10 +130,10 @@ export async function relayStdio(o: RelayOptions): Promise<void> {
     process.exit(0);
   };
   local.onclose = () => void shutdown();
+  upstream.onclose = () => void shutdown();
   process.stdin.on("end", () => void shutdown());
   process.on("SIGINT", () => void shutdown());
   process.on("SIGTERM", () => void shutdown());
   await upstream.start();
   await local.start();
-  o.log.info(`relaying to the server running at ${o.server.url} (${o.token ? "API token" : "local key"})`);
 }

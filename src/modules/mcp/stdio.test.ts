@@ -232,6 +232,30 @@ describe("stdio next to a running server (PGlite admits one process per data dir
     expect(refused.stdout).toBe("");
   }, 60_000);
 
+  it("acts as the SSE proxy of a desktop assistant with SSE_URL and MCP_AUTHORIZATION", async () => {
+    const address = server.server.address() as { port: number };
+    const sseUrl = `http://127.0.0.1:${address.port}/api/mcp/sse`;
+    const { token } = await createApiToken(t, ["mcp:contacts"], { companyId: books.companyId });
+    const mcp = await stdioClient({
+      DATA_DIR: tempDir(),
+      SSE_URL: sseUrl,
+      MCP_AUTHORIZATION: `Bearer ${token}`,
+    });
+    expect((await mcp.client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
+      "get_contact",
+      "list_contacts",
+    ]);
+    const contacts = structured<{ total: number }>(
+      await mcp.client.callTool({ name: "list_contacts", arguments: {} }),
+    );
+    expect(contacts.total).toBeGreaterThan(0);
+    expect(mcp.stderr()).toMatch(/proxying to/);
+    await mcp.close();
+    const refused = await failingStart({ DATA_DIR: tempDir(), SSE_URL: sseUrl });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/MCP_AUTHORIZATION/);
+  }, 60_000);
+
   it("accepts the local key only from loopback, unproxied, and only the key it published", async () => {
     const init = {
       jsonrpc: "2.0",

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { sql } from "drizzle-orm";
 import { loadConfig } from "../../config.js";
@@ -11,7 +12,7 @@ import { resolveApiToken } from "../api-tokens/service.js";
 import { readLocalServer } from "./local-server-file.js";
 import { liveToken, localPrincipal, type Principal, principalOfActor } from "./principal.js";
 import { createMcpServer, type ErrorLog } from "./server.js";
-import { findRunningServer, relayStdio } from "./stdio-relay.js";
+import { findRunningServer, pipeStdio, relayStdio } from "./stdio-relay.js";
 
 /** stdout carries MCP messages only: everything else goes to stderr. */
 export const stderrLog: ErrorLog & { info(message: string): void } = {
@@ -113,12 +114,28 @@ async function serveDirect(config: ReturnType<typeof loadConfig>) {
 }
 
 /**
+ * With SSE_URL: a stdio <-> SSE proxy to a remote Cuadra server, for desktop assistants that only
+ * start local commands. MCP_AUTHORIZATION ("Bearer cdr_...") goes on the stream and every message.
+ */
+async function proxySse(url: string, authorization: string | undefined) {
+  if (!authorization)
+    throw new StdioSetupError("SSE_URL is set: MCP_AUTHORIZATION must be 'Bearer <API token>'");
+  const upstream = new SSEClientTransport(new URL(url), { requestInit: { headers: { authorization } } });
+  await pipeStdio(upstream, new URL(url).origin, stderrLog);
+  stderrLog.info(`proxying to ${url}`);
+}
+
+/**
  * `npm run mcp`: the MCP server on stdio. In embedded mode (PGlite, one process per data
  * directory) it relays to the server running on DATA_DIR when there is one; otherwise it opens the
  * database itself.
  */
 export async function runMcpStdio(): Promise<void> {
   const config = loadConfig();
+  if (config.sseUrl) {
+    await proxySse(config.sseUrl, config.mcpAuthorization);
+    return;
+  }
   if (config.baseDomain && !config.mcpTenant) {
     throw new StdioSetupError("BASE_DOMAIN is set: MCP_TENANT must name the tenant to read");
   }
