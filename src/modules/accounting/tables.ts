@@ -15,7 +15,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { createdAt, idColumn, moneyColumn, updatedAt } from "../../platform/db/columns.js";
-import { companies } from "../companies/tables.js";
+import { companyRef } from "../companies/tables.js";
 
 export const FISCAL_YEAR_STATES = ["abierto", "cerrado"] as const;
 export type FiscalYearState = (typeof FISCAL_YEAR_STATES)[number];
@@ -29,9 +29,7 @@ export const fiscalYears = pgTable(
   "fiscal_years",
   {
     id: idColumn(),
-    companyId: uuid("company_id")
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     code: text("code").notNull(),
     startDate: date("start_date", { mode: "string" }).notNull(),
     endDate: date("end_date", { mode: "string" }).notNull(),
@@ -54,9 +52,7 @@ export const journals = pgTable(
   "journals",
   {
     id: idColumn(),
-    companyId: uuid("company_id")
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     code: text("code").notNull(),
     name: text("name").notNull(),
     type: text("type", { enum: JOURNAL_TYPES }).notNull(),
@@ -76,9 +72,7 @@ export const accounts = pgTable(
   "accounts",
   {
     id: idColumn(),
-    companyId: uuid("company_id")
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     fiscalYearId: uuid("fiscal_year_id")
       .notNull()
       .references(() => fiscalYears.id),
@@ -100,9 +94,7 @@ export const subaccounts = pgTable(
   "subaccounts",
   {
     id: idColumn(),
-    companyId: uuid("company_id")
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     fiscalYearId: uuid("fiscal_year_id")
       .notNull()
       .references(() => fiscalYears.id),
@@ -138,9 +130,7 @@ export const entries = pgTable(
   "entries",
   {
     id: idColumn(),
-    companyId: uuid("company_id")
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     fiscalYearId: uuid("fiscal_year_id")
       .notNull()
       .references(() => fiscalYears.id),
@@ -173,9 +163,7 @@ export const entryLines = pgTable(
   "entry_lines",
   {
     id: idColumn(),
-    companyId: uuid("company_id")
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     fiscalYearId: uuid("fiscal_year_id").notNull(),
     entryId: uuid("entry_id").notNull(),
     lineNo: integer("line_no").notNull(),

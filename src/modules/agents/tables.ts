@@ -1,16 +1,14 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, check, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, idColumn, percentColumn, updatedAt } from "../../platform/db/columns.js";
-import { companies } from "../companies/tables.js";
+import { companyRef } from "../companies/tables.js";
 
 /** Sales agents: they bring customers and earn a commission on their sales. */
 export const agents = pgTable(
   "agents",
   {
     id: idColumn(),
-    companyId: uuid("company_id")
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     code: text("code").notNull(),
     name: text("name").notNull(),
     taxId: text("tax_id"),

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt, idColumn, updatedAt } from "../../platform/db/columns.js";
 import { agents } from "../agents/tables.js";
-import { companies } from "../companies/tables.js";
+import { companies, companyRef } from "../companies/tables.js";
 
 export const CONTACT_TYPES = ["customer", "supplier", "both"] as const;
 export type ContactType = (typeof CONTACT_TYPES)[number];
@@ -12,9 +12,7 @@ export const contacts = pgTable(
   "contacts",
   {
     id: idColumn(),
-    companyId: uuid("company_id")
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     contactType: text("contact_type", { enum: CONTACT_TYPES }).notNull(),
     code: text("code").notNull(),
     name: text("name").notNull(),

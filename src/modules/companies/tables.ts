@@ -1,4 +1,4 @@
-import { boolean, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, integer, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt, idColumn, updatedAt } from "../../platform/db/columns.js";
 
 export const companies = pgTable(
@@ -22,3 +22,9 @@ export const companies = pgTable(
   },
   (t) => [uniqueIndex("companies_tax_id_key").on(t.taxId)],
 );
+
+/** The owning company of a business row (every /api business table carries one). */
+export const companyRef = () =>
+  uuid("company_id")
+    .notNull()
+    .references(() => companies.id);

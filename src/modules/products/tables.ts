@@ -1,16 +1,14 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, index, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt, idColumn, moneyColumn, updatedAt } from "../../platform/db/columns.js";
-import { companies } from "../companies/tables.js";
+import { companyRef } from "../companies/tables.js";
 
 /** Product families of a company, referred to by their code. */
 export const productFamilies = pgTable(
   "product_families",
   {
     id: idColumn(),
-    companyId: uuid("company_id")
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     code: text("code").notNull(),
     name: text("name").notNull(),
     isActive: boolean("is_active").notNull().default(true),
@@ -29,9 +27,7 @@ export const products = pgTable(
   "products",
   {
     id: idColumn(),
-    companyId: uuid("company_id")
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     reference: text("reference").notNull(),
     description: text("description").notNull(),
     /** Stored by id so that renaming a family's code carries over to its products. */
