@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { createFiscalYear } from "../src/modules/accounting/service.js";
+import { createFiscalYear } from "../src/modules/accounting/index.js";
 import type { Db } from "../src/platform/db/client.js";
 import { inTransaction, queryOne } from "../src/platform/db/sql.js";
 

@@ -1,11 +1,11 @@
 import autocannon from "autocannon";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
-import { buildApp } from "../src/app.js";
+import { buildApp } from "../src/app/build.js";
 import { loadConfig } from "../src/config.js";
 import { type DatabaseHandle, openDatabase } from "../src/platform/db/client.js";
 import { singleTenant } from "../src/platform/db/tenancy.js";
-import { prepareDatabase } from "../src/runtime.js";
+import { prepareDatabase } from "../src/runtime/database.js";
 
 export const BENCH_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 export const BENCH_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);

@@ -2,13 +2,19 @@ import { parseArgs } from "node:util";
 import { cliActor, createApiTokenFromCli } from "./cli/api-token.js";
 import { loadDemo } from "./cli/demo.js";
 import { ConfigError, loadConfig } from "./config.js";
+import { runMcpStdio } from "./mcp/stdio.js";
 import { createAdministrator, resetPassword } from "./modules/identity/bootstrap.js";
-import { runMcpStdio } from "./modules/mcp/stdio.js";
 import { generatePassword } from "./platform/auth/passwords.js";
 import type { DatabaseHandle } from "./platform/db/client.js";
 import { migrateDatabase } from "./platform/db/migrate.js";
-import { announceAdmin, openMainDatabase, prepareDatabase } from "./runtime.js";
-import { createTenant, listTenants, openTenantDatabase, prepareTenant, setTenantStatus } from "./tenants.js";
+import { announceAdmin, openMainDatabase, prepareDatabase } from "./runtime/database.js";
+import {
+  createTenant,
+  listTenants,
+  openTenantDatabase,
+  prepareTenant,
+  setTenantStatus,
+} from "./runtime/tenants.js";
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 

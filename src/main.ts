@@ -1,9 +1,9 @@
-import { buildApp } from "./app.js";
+import { buildApp } from "./app/build.js";
 import { ConfigError, loadConfig } from "./config.js";
-import { publishLocalServer } from "./modules/mcp/local-server-file.js";
+import { publishLocalServer } from "./mcp/local-server-file.js";
 import { migrateDatabase } from "./platform/db/migrate.js";
-import { announceAdmin, openMainDatabase, prepareDatabase, resolveJwtSecret } from "./runtime.js";
-import { buildTenantDirectory, migrateAllTenants } from "./tenants.js";
+import { announceAdmin, openMainDatabase, prepareDatabase, resolveJwtSecret } from "./runtime/database.js";
+import { buildTenantDirectory, migrateAllTenants } from "./runtime/tenants.js";
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;

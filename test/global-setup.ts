@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { TestProject } from "vitest/node";
 import { openDatabase } from "../src/platform/db/client.js";
-import { prepareDatabase } from "../src/runtime.js";
+import { prepareDatabase } from "../src/runtime/database.js";
 import { TEST_ADMIN } from "./helpers/constants.js";
 import { adminPool, databaseUrl } from "./helpers/postgres.js";
 

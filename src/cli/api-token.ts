@@ -1,6 +1,6 @@
 import { SCOPE_PATTERN } from "../modules/api-tokens/scopes.js";
 import { createToken } from "../modules/api-tokens/service.js";
-import { findUserByEmail, permissionsOfUser } from "../modules/identity/repository.js";
+import { findUserByEmail, permissionsOfUser } from "../modules/identity/users/repository.js";
 import type { Actor } from "../platform/auth/actor.js";
 import type { Db } from "../platform/db/client.js";
 

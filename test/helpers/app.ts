@@ -1,9 +1,9 @@
 import { Writable } from "node:stream";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
-import { buildApp } from "../../src/app.js";
+import { buildApp } from "../../src/app/build.js";
 import { loadConfig } from "../../src/config.js";
-import * as roles from "../../src/modules/identity/roles.service.js";
-import * as users from "../../src/modules/identity/users.service.js";
+import * as roles from "../../src/modules/identity/roles/service.js";
+import * as users from "../../src/modules/identity/users/service.js";
 import type { Db } from "../../src/platform/db/client.js";
 import { singleTenant } from "../../src/platform/db/tenancy.js";
 import type { Ctx } from "../../src/platform/http/context.js";

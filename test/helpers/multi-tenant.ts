@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { buildApp } from "../../src/app.js";
+import { buildApp } from "../../src/app/build.js";
 import { loadConfig } from "../../src/config.js";
 import type { DatabaseHandle } from "../../src/platform/db/client.js";
 import { multiTenant } from "../../src/platform/db/multi-tenant.js";

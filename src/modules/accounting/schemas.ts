@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { apiListQuery, apiPage, queryDate } from "../../platform/http/pagination.js";
-import type { AccountRow, SubaccountRow } from "./chart.repository.js";
-import { addOneYear } from "./date-ranges.js";
-import type { FiscalYearRow, JournalRow } from "./repository.js";
+import { addOneYear } from "./balances/date-ranges.js";
+import type { AccountRow, SubaccountRow } from "./chart/repository.js";
+import type { FiscalYearRow, JournalRow } from "./fiscal-years/repository.js";
 import { FISCAL_YEAR_STATES, JOURNAL_TYPES } from "./tables.js";
 
 const iso = (d: Date) => d.toISOString();

@@ -2,7 +2,7 @@ import { assertCompanyVisible, companyFilter } from "../../platform/auth/company
 import { inTransaction } from "../../platform/db/sql.js";
 import type { AuthedCtx } from "../../platform/http/context.js";
 import { BadRequestError, ConflictError } from "../../platform/http/errors.js";
-import { ensureContactSubaccounts } from "../accounting/service.js";
+import { ensureContactSubaccounts } from "../accounting/index.js";
 import { findAgentOfCompany } from "../agents/service.js";
 import { resolveCompanyForWrite } from "../companies/service.js";
 import type { ContactRow } from "./repository.js";

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/helpers/app.js";
 import { TEST_JWT_SECRET } from "../../../test/helpers/constants.js";
 import { expectProblem, expectUnauthorized } from "../../../test/helpers/problem.js";
-import { buildApp } from "../../app.js";
+import { buildApp } from "../../app/build.js";
 import { loadConfig } from "../../config.js";
 import { singleTenant } from "../../platform/db/tenancy.js";
 import { users } from "./tables.js";

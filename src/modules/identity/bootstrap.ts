@@ -2,10 +2,10 @@ import { count, eq, sql } from "drizzle-orm";
 import { generatePassword, hashPassword } from "../../platform/auth/passwords.js";
 import type { Db } from "../../platform/db/client.js";
 import { inTransaction } from "../../platform/db/sql.js";
-import { bumpAuthzEpoch } from "./auth-state.js";
+import { bumpAuthzEpoch } from "./auth/auth-state.js";
 import { ADMIN_ROLE_NAME, permissionCatalog } from "./catalog.js";
-import { findRoleByName, findUserByEmail, revokeUserSessions } from "./repository.js";
 import { permissions, roles, userRoles, users } from "./tables.js";
+import { findRoleByName, findUserByEmail, revokeUserSessions } from "./users/repository.js";
 
 export interface BootstrapResult {
   /** Set when this run created the first administrator. */

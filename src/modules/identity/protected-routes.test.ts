@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp, type TestUser } from "../../../test/helpers/app.js";
 import { expectProblem, expectUnauthorized } from "../../../test/helpers/problem.js";
 import { routeDeclarations } from "../../platform/auth/guard.js";
-import * as roles from "./roles.service.js";
-import * as users from "./users.service.js";
+import * as roles from "./roles/service.js";
+import * as users from "./users/service.js";
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
 type Access = string | "authenticated" | "public";

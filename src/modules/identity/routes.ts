@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { authRoutesV1 } from "./auth.routes.js";
-import type { AuthService } from "./auth.service.js";
-import { roleRoutesV1 } from "./roles.routes.js";
-import { userRoutesV1 } from "./users.routes.js";
+import { authRoutesV1 } from "./auth/routes.js";
+import type { AuthService } from "./auth/service.js";
+import { roleRoutesV1 } from "./roles/routes.js";
+import { userRoutesV1 } from "./users/routes.js";
 
 /** /api/v1 identity: auth, users, roles and permissions. */
 export const identityRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, opts) => {

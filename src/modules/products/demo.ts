@@ -1,5 +1,5 @@
 import { Dec, toMoney } from "../../platform/money.js";
-import type { ProductValues } from "./service.js";
+import type { ProductValues } from "./products/service.js";
 
 export const DEMO_FAMILIES = [
   { code: "MAT", name: "Materiales de construcción" },

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type { ModuleDeps } from "../deps.js";
+import type { ModuleDeps } from "../../app/deps.js";
+import { createFileStorage } from "../../platform/storage.js";
 import { activityRoutesV1 } from "./activities/routes.js";
+import { attachmentRoutes } from "./attachments/routes.js";
 import { bc3RoutesV1 } from "./bc3-io/routes.js";
 import { budgetRoutesV1 } from "./budgets/routes.js";
 import { certificationRoutes } from "./certifications/routes.js";
-import { costRoutes } from "./costs/routes.js";
+import { costEntryRoutes } from "./costs/routes.js";
 import { budgetItemRoutesV1 } from "./items/routes.js";
 
 /** /api/v1 project cost management: one line per sub-area. */
@@ -14,5 +16,8 @@ export const projectRoutesV1: FastifyPluginAsyncZod<ModuleDeps> = async (app, de
   await app.register(activityRoutesV1);
   await app.register(bc3RoutesV1);
   await app.register(certificationRoutes);
-  await app.register(costRoutes, deps);
+  // /accounting: a project's actual costs, their attachments and the budgeted/certified/cost summary.
+  const storage = createFileStorage(deps.config.storageDir);
+  await app.register(costEntryRoutes, { storage });
+  await app.register(attachmentRoutes, { storage });
 };

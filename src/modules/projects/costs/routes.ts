@@ -1,12 +1,139 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { createFileStorage } from "../../../platform/storage.js";
-import type { ModuleDeps } from "../../deps.js";
-import { attachmentRoutes } from "./attachments.routes.js";
-import { costEntryRoutes } from "./entries.routes.js";
+import { z } from "zod";
+import { ctxOf } from "../../../platform/http/context.js";
+import { errorResponses } from "../../../platform/http/errors.js";
+import { idParams } from "../../../platform/ids.js";
+import type { FileStorage } from "../../../platform/storage.js";
+import {
+  costEntryCreateBody,
+  costEntryListQuery,
+  costEntryOut,
+  costEntryPage,
+  costEntryUpdateBody,
+  costSummaryOut,
+  fromCostEntryBody,
+  summaryQuery,
+  toCostEntryOut,
+  toCostSummaryOut,
+} from "./schemas.js";
+import * as entries from "./service.js";
+import { costSummary } from "./summary.js";
 
-/** /accounting: a project's actual costs, their attachments and the budgeted/certified/cost summary. */
-export const costRoutes: FastifyPluginAsyncZod<ModuleDeps> = async (app, deps) => {
-  const storage = createFileStorage(deps.config.storageDir);
-  await app.register(costEntryRoutes, { storage });
-  await app.register(attachmentRoutes, { storage });
+const tags = ["accounting"];
+const noContent = { 204: z.null().describe("No content") };
+
+export const costEntryRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> = async (app, { storage }) => {
+  app.get(
+    "/accounting/summary",
+    {
+      config: { permission: "accounting:leer" },
+      schema: {
+        tags,
+        summary:
+          "Budgeted, certified and actual cost per chapter and item of a budget, with margin and deviation",
+        querystring: summaryQuery,
+        response: { 200: costSummaryOut, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => toCostSummaryOut(await costSummary(ctxOf(request).db, request.query.budget_id)),
+  );
+
+  app.get(
+    "/accounting",
+    {
+      config: { permission: "accounting:leer" },
+      schema: {
+        tags,
+        summary: "List cost entries",
+        querystring: costEntryListQuery,
+        response: { 200: costEntryPage, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const { rows, total } = await entries.list(ctxOf(request), {
+        budgetId: q.budget_id,
+        category: q.category,
+        dateFrom: q.date_from,
+        dateTo: q.date_to,
+        search: q.search,
+        limit: q.limit,
+        offset: q.offset,
+      });
+      return { data: rows.map(toCostEntryOut), total, limit: q.limit, offset: q.offset };
+    },
+  );
+
+  app.get(
+    "/accounting/:id",
+    {
+      config: { permission: "accounting:leer" },
+      schema: {
+        tags,
+        summary: "Cost entry detail",
+        params: idParams,
+        response: { 200: costEntryOut, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => toCostEntryOut(await entries.get(ctxOf(request), request.params.id)),
+  );
+
+  app.post(
+    "/accounting",
+    {
+      config: { permission: "accounting:crear" },
+      schema: {
+        tags,
+        summary: "Record an actual cost of a budget",
+        body: costEntryCreateBody,
+        response: { 201: costEntryOut, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const b = request.body;
+      const row = await entries.create(ctxOf(request), {
+        ...fromCostEntryBody(b),
+        budgetId: b.budget_id,
+        date: b.date,
+        category: b.category,
+        netAmount: b.net_amount,
+      });
+      return reply.code(201).send(toCostEntryOut(row));
+    },
+  );
+
+  app.put(
+    "/accounting/:id",
+    {
+      config: { permission: "accounting:editar" },
+      schema: {
+        tags,
+        summary: "Update a cost entry (fields left out are unchanged)",
+        params: idParams,
+        body: costEntryUpdateBody,
+        response: { 200: costEntryOut, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) =>
+      toCostEntryOut(
+        await entries.update(ctxOf(request), request.params.id, fromCostEntryBody(request.body)),
+      ),
+  );
+
+  app.delete(
+    "/accounting/:id",
+    {
+      config: { permission: "accounting:eliminar" },
+      schema: {
+        tags,
+        summary: "Delete a cost entry and its attachments",
+        params: idParams,
+        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await entries.remove(ctxOf(request), storage, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 };

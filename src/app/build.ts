@@ -1,0 +1,122 @@
+import cors from "@fastify/cors";
+import multipart from "@fastify/multipart";
+import Fastify, { type FastifyInstance } from "fastify";
+import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import type { Config } from "../config.js";
+import { authenticateApiToken, authenticateMcpToken } from "../modules/api-tokens/service.js";
+import { createAuthService } from "../modules/identity/auth/service.js";
+import { registerGuard } from "../platform/auth/guard.js";
+import { createTokenService } from "../platform/auth/tokens.js";
+import type { TenantDirectory } from "../platform/db/tenancy.js";
+import { registerApiDocs } from "../platform/http/docs.js";
+import { registerErrorHandling } from "../platform/http/error-handler.js";
+import { healthRoutes } from "../platform/http/health.js";
+import { loggerOptions } from "../platform/http/logging.js";
+import { uuidv7 } from "../platform/ids.js";
+import { enterpriseModules } from "./api.js";
+import { v1Modules } from "./api-v1.js";
+import type { ModuleDeps } from "./deps.js";
+
+export interface AppDeps {
+  config: Config & { jwtSecret: string };
+  tenants: TenantDirectory;
+  /** Where logs go (tests capture them); stdout by default. */
+  logStream?: NodeJS.WritableStream;
+}
+
+const VERSION = "0.1.0";
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
+  const { config, tenants } = appDeps;
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel, appDeps.logStream),
+    genReqId: (req) => {
+      const incoming = req.headers["x-request-id"];
+      return typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : uuidv7();
+    },
+    requestIdHeader: false,
+    return503OnClosing: true,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+
+  await app.register(cors, {
+    origin: config.corsOrigins,
+    credentials: true,
+    allowedHeaders: [
+      "Authorization",
+      "Content-Type",
+      "X-Request-Id",
+      "Mcp-Session-Id",
+      "Mcp-Protocol-Version",
+    ],
+    exposedHeaders: [
+      "X-Request-Id",
+      "Retry-After",
+      "Content-Disposition",
+      "Mcp-Session-Id",
+      "WWW-Authenticate",
+    ],
+    methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+    maxAge: 600,
+  });
+
+  // Uploads (BC3 files, cost attachments): one file per request, MAX_UPLOAD_MB; larger -> 413.
+  await app.register(multipart, {
+    limits: { fileSize: config.maxUploadBytes, files: 1, fields: 20, parts: 25 },
+    throwFileSizeLimit: true,
+  });
+
+  const tokens = createTokenService({
+    secret: config.jwtSecret,
+    accessTokenMinutes: config.accessTokenMinutes,
+    refreshTokenDays: config.refreshTokenDays,
+  });
+  const auth = createAuthService({ tokens });
+  const deps: ModuleDeps = { config, tokens, auth, tenants };
+  registerGuard(app, {
+    tenants,
+    authenticators: {
+      jwt: auth.authenticateJwt,
+      apiToken: authenticateApiToken,
+      mcpToken: authenticateMcpToken,
+    },
+  });
+
+  await app.register(healthRoutes);
+
+  await app.register(
+    async (v1) => {
+      await registerApiDocs(v1, {
+        prefix: "/api/v1",
+        title: "Cuadra project cost management API",
+        description: "Budgets, budget items, activities, certifications, project costs and BC3 files.",
+        version: VERSION,
+      });
+      await v1.register(v1Modules, deps);
+    },
+    { prefix: "/api/v1" },
+  );
+
+  await app.register(
+    async (api) => {
+      await registerApiDocs(api, {
+        prefix: "/api",
+        title: "Cuadra enterprise accounting API",
+        description: "Companies, contacts, products, agents, general ledger and API tokens.",
+        version: VERSION,
+      });
+      await api.register(enterpriseModules, deps);
+    },
+    { prefix: "/api" },
+  );
+
+  return app;
+}

@@ -1,0 +1,125 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
+import { ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { Db } from "../platform/db/client.js";
+import type { AuthedCtx } from "../platform/http/context.js";
+import { type Principal, refusal } from "./principal.js";
+import {
+  explainFailure,
+  INTERNAL_FAILURE,
+  READ_ONLY,
+  readOnly,
+  type ToolSpec,
+  toolError,
+  toolResult,
+} from "./tool-kit.js";
+import { TOOLS } from "./tools/index.js";
+
+export const SERVER_INFO = { name: "cuadra", version: "0.1.0" };
+
+const INSTRUCTIONS =
+  "Read-only access to the books of the Spanish companies kept in Cuadra: customers and suppliers, " +
+  "products, the chart of accounts (PGC 2007), account balances and journal entries. Nothing can be " +
+  "changed through these tools. Amounts are decimal strings with 2 decimals (never floats); dates are " +
+  "YYYY-MM-DD. Lists return {items, total, limit, offset}: page with offset.";
+
+export interface ErrorLog {
+  error(details: object, message: string): void;
+}
+
+export interface McpContext {
+  /** The tenant's database, looked up at each call (a long SSE session outlives pool recycling). */
+  db: () => Promise<Db>;
+  tenantId: string;
+  /** Who the connection acts for when it opens (tools/list). */
+  principal: Principal;
+  log: ErrorLog;
+  /**
+   * Long-lived connections (an SSE session, stdio with MCP_AUTH_TOKEN): the token read again at each
+   * call, so revocation, expiry and permission or company changes apply to the very next call.
+   * Returns the principal now, or why the token no longer works.
+   */
+  current?: () => Promise<Principal | string>;
+}
+
+/** tools/list entries, built once: the same JSON Schema conversion the SDK itself uses. */
+const listing = new Map<string, Tool>(
+  TOOLS.map((tool) => [
+    tool.name,
+    {
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: toJsonSchemaCompat(tool.input, {
+        strictUnions: true,
+        pipeStrategy: "input",
+      }) as Tool["inputSchema"],
+      outputSchema: toJsonSchemaCompat(tool.output, {
+        strictUnions: true,
+        pipeStrategy: "output",
+      }) as Tool["outputSchema"],
+      annotations: READ_ONLY,
+    },
+  ]),
+);
+
+async function execute(tool: ToolSpec, c: McpContext, args: unknown) {
+  try {
+    const principal = c.current ? await c.current() : c.principal;
+    if (typeof principal === "string") return toolError(principal);
+    const refused = refusal(principal, tool.name, tool.access);
+    if (refused) return toolError(refused);
+    const data = await readOnly(await c.db(), (tx) => {
+      const ctx: AuthedCtx = { db: tx, tenantId: c.tenantId, actor: principal.actor };
+      return tool.run(ctx, args as never);
+    });
+    return toolResult(data);
+  } catch (err) {
+    const message = explainFailure(err, tool);
+    if (message) return toolError(message);
+    c.log.error({ err, tool: tool.name }, "MCP tool failed");
+    return toolError(INTERNAL_FAILURE);
+  }
+}
+
+/**
+ * One MCP server for one connection (an SSE session, a Streamable HTTP request, a stdio process),
+ * acting for `principal`. tools/list shows only the tools it may call; calling another answers an
+ * error naming the access rule or permission it lacks.
+ */
+export function createMcpServer(c: McpContext): McpServer {
+  const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const visible: Tool[] = [];
+  for (const tool of TOOLS) {
+    const refused = refusal(c.principal, tool.name, tool.access);
+    if (refused) {
+      // Registered so a call gets the reason, never "not found"; left out of tools/list.
+      server.registerTool(
+        tool.name,
+        {
+          title: tool.title,
+          description: tool.description,
+          inputSchema: z.object({}).loose(),
+          annotations: READ_ONLY,
+        },
+        async () => toolError(refused),
+      );
+      continue;
+    }
+    visible.push(listing.get(tool.name)!);
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        outputSchema: tool.output,
+        annotations: READ_ONLY,
+      },
+      async (args: unknown) => execute(tool, c, args),
+    );
+  }
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: visible }));
+  return server;
+}

@@ -1,0 +1,162 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
+import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { z } from "zod";
+import type { TenantDirectory } from "../platform/db/tenancy.js";
+import {
+  BadRequestError,
+  ForbiddenError,
+  NotFoundError,
+  ServiceUnavailableError,
+  TooManyRequestsError,
+} from "../platform/http/errors.js";
+import { bearerOf, hijack, KEEP_ALIVE_MS, MCP_ROUTE, tenantDb, tokenIdOf } from "./http.js";
+import { liveToken, principalOfActor } from "./principal.js";
+import type { RedisRelay } from "./relay.js";
+import { createMcpServer } from "./server.js";
+
+/** Where the SSE stream tells the client to POST (the seed's path, with the trailing slash). */
+export const MESSAGES_PATH = "/api/mcp/messages/";
+
+interface SseSession {
+  tenantId: string;
+  tokenId: string | null;
+  transport: SSEServerTransport;
+  server: McpServer;
+  /** Ends the stream and forgets the session, here and in Redis. */
+  close(): Promise<void>;
+}
+
+export interface SseOptions {
+  tenants: TenantDirectory;
+  relay: RedisRelay | null;
+}
+
+/** One assistant needs one stream; this bounds what a leaked or looping client can hold open. */
+export const MAX_SESSIONS_PER_TOKEN = 20;
+
+const relayDown = (request: FastifyRequest) => (err: unknown) => {
+  request.log.error({ err }, "MCP relay: Redis unavailable");
+  throw new ServiceUnavailableError("The MCP session relay is unavailable; retry shortly");
+};
+
+function parseMessage(body: unknown): JSONRPCMessage {
+  const parsed = JSONRPCMessageSchema.safeParse(body);
+  if (!parsed.success) {
+    throw new BadRequestError("The body is not a JSON-RPC 2.0 message", [
+      { path: "body", message: "must be a JSON-RPC request, notification or response" },
+    ]);
+  }
+  return parsed.data;
+}
+
+/** The legacy HTTP+SSE transport: GET /sse opens a session, POST /messages/?sessionId= feeds it. */
+export async function sseRoutes(app: FastifyInstance, options: SseOptions) {
+  const { relay } = options;
+  const sessions = new Map<string, SseSession>();
+
+  app.get(
+    "/sse",
+    { config: MCP_ROUTE, schema: { tags: ["mcp"], summary: "Open an MCP session (legacy SSE transport)" } },
+    async (request, reply) => {
+      const tokenId = tokenIdOf(request);
+      const tenantId = request.tenant.id;
+      const open = [...sessions.values()].filter((s) => s.tokenId === tokenId).length;
+      if (open >= MAX_SESSIONS_PER_TOKEN) {
+        throw new TooManyRequestsError(
+          `This API token already holds ${open} open MCP sessions on this server: close some first`,
+          KEEP_ALIVE_MS / 1000,
+        );
+      }
+      const db = tenantDb(options.tenants, request.headers.host);
+      const server = createMcpServer({
+        db,
+        tenantId,
+        principal: principalOfActor(request.actor!),
+        log: request.log,
+        current: liveToken(db, bearerOf(request)),
+      });
+      const raw = hijack(reply);
+      const transport = new SSEServerTransport(MESSAGES_PATH, raw);
+      const id = transport.sessionId;
+      let keepAlive: NodeJS.Timeout | undefined;
+      let closing: Promise<void> | null = null;
+      const close = () => {
+        closing ??= (async () => {
+          clearInterval(keepAlive);
+          sessions.delete(id);
+          await server.close().catch(() => undefined);
+          if (!raw.writableEnded) raw.end();
+          await relay?.release(id).catch((err) => request.log.warn({ err }, "MCP relay: release failed"));
+          request.log.info({ mcpSession: id }, "MCP SSE session closed");
+        })();
+        return closing;
+      };
+      raw.on("close", () => void close());
+      // Registered here and in Redis before the endpoint is announced: the client may POST at once.
+      sessions.set(id, { tenantId, tokenId, transport, server, close });
+      if (relay) {
+        const deliver = (message: unknown) => {
+          transport
+            .handleMessage(message)
+            .catch((err) => request.log.warn({ err }, "MCP relay: bad message"));
+        };
+        await relay
+          .claim(id, { tokenId, tenant: tenantId }, deliver)
+          .catch((err) =>
+            request.log.error({ err }, "MCP relay: this session is reachable on this node only"),
+          );
+      }
+      if (closing) {
+        // The client left while the session was being advertised: withdraw it again.
+        await closing;
+        await relay?.release(id).catch(() => undefined);
+        return;
+      }
+      await server.connect(transport);
+      keepAlive = setInterval(() => {
+        raw.write(": keepalive\n\n");
+        relay?.refresh(id).catch((err) => request.log.warn({ err }, "MCP relay: refresh failed"));
+      }, KEEP_ALIVE_MS);
+      request.log.info({ mcpSession: id }, "MCP SSE session opened");
+    },
+  );
+
+  const messages = async (request: FastifyRequest<{ Querystring: { sessionId: string } }>) => {
+    const id = request.query.sessionId;
+    const tokenId = tokenIdOf(request);
+    const message = parseMessage(request.body);
+    const local = sessions.get(id);
+    if (local) {
+      if (local.tenantId !== request.tenant.id) throw new NotFoundError("MCP session");
+      if (local.tokenId !== tokenId)
+        throw new ForbiddenError("This MCP session belongs to another API token");
+      await local.transport.handleMessage(message, { requestInfo: { headers: request.headers } });
+      return;
+    }
+    if (!relay) throw new NotFoundError("MCP session");
+    const owner = await relay.owner(id).catch(relayDown(request));
+    if (!owner || owner.tenant !== request.tenant.id) throw new NotFoundError("MCP session");
+    if (owner.tokenId !== tokenId) throw new ForbiddenError("This MCP session belongs to another API token");
+    if (!(await relay.publish(id, message).catch(relayDown(request)))) throw new NotFoundError("MCP session");
+  };
+
+  const messageSchema = {
+    tags: ["mcp"],
+    summary: "Send a JSON-RPC message to an MCP session (legacy SSE transport)",
+    querystring: z.object({
+      sessionId: z.string().min(1).max(100).describe("The session id announced by GET /api/mcp/sse"),
+    }),
+  };
+  for (const path of ["/messages/", "/messages"]) {
+    app.post(path, { config: MCP_ROUTE, schema: messageSchema }, async (request, reply) => {
+      await messages(request as FastifyRequest<{ Querystring: { sessionId: string } }>);
+      return reply.code(202).send();
+    });
+  }
+
+  app.addHook("preClose", async () => {
+    await Promise.all([...sessions.values()].map((session) => session.close()));
+  });
+}

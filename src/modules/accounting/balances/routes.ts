@@ -1,0 +1,85 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { ctxOf } from "../../../platform/http/context.js";
+import { errorResponses } from "../../../platform/http/errors.js";
+import * as ledger from "../index.js";
+import { accountCodeParam } from "../schemas.js";
+import {
+  accountBalanceOut,
+  balancesOut,
+  balancesQuery,
+  trialBalanceOut,
+  trialBalanceQuery,
+} from "./schemas.js";
+
+const tags = ["accounting"];
+
+export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    "/balances",
+    {
+      config: { permission: "accounting:leer" },
+      schema: {
+        tags,
+        summary: "Balances per subaccount, rolled up to accounts, subgroups and groups",
+        querystring: balancesQuery,
+        response: { 200: balancesOut, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      return ledger.getBalances(ctxOf(request), {
+        companyId: q.company_id,
+        fiscalYearCode: q.fiscal_year_code,
+        accountCode: q.account_code,
+        dateTo: q.date_to,
+      });
+    },
+  );
+
+  app.get(
+    "/balances/:account_code",
+    {
+      config: { permission: "accounting:leer" },
+      schema: {
+        tags,
+        summary: "Balance of one group, subgroup, account or subaccount",
+        params: z.object({ account_code: accountCodeParam }),
+        querystring: balancesQuery.omit({ account_code: true }),
+        response: { 200: accountBalanceOut, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      return ledger.getAccountBalance(ctxOf(request), {
+        accountCode: request.params.account_code,
+        companyId: q.company_id,
+        fiscalYearCode: q.fiscal_year_code,
+        dateTo: q.date_to,
+      });
+    },
+  );
+
+  app.get(
+    "/trial-balance",
+    {
+      config: { permission: "accounting:leer" },
+      schema: {
+        tags,
+        summary: "Trial balance (sumas y saldos) per subaccount for a period of a fiscal year",
+        querystring: trialBalanceQuery,
+        response: { 200: trialBalanceOut, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      return ledger.getTrialBalance(ctxOf(request), {
+        companyId: q.company_id,
+        fiscalYearCode: q.fiscal_year_code,
+        accountCode: q.account_code,
+        dateFrom: q.date_from,
+        dateTo: q.date_to,
+      });
+    },
+  );
+};

@@ -1,0 +1,114 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { ctxOf } from "../../../platform/http/context.js";
+import { errorResponses } from "../../../platform/http/errors.js";
+import { idParams } from "../../../platform/ids.js";
+import * as ledger from "../index.js";
+import {
+  accountListQuery,
+  accountPage,
+  subaccountCreateBody,
+  subaccountListQuery,
+  subaccountOut,
+  subaccountPage,
+  toAccountOut,
+  toSubaccountOut,
+} from "../schemas.js";
+
+const tags = ["accounting"];
+
+export const chartRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    "/accounts",
+    {
+      config: { permission: "accounting:leer" },
+      schema: {
+        tags,
+        summary: "Chart of accounts of the fiscal years (groups, subgroups and accounts)",
+        description: "search: a code prefix when digits, else part of the name.",
+        querystring: accountListQuery,
+        response: { 200: accountPage, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const { rows, total } = await ledger.listAccounts(ctxOf(request), {
+        companyId: q.company_id,
+        fiscalYearCode: q.fiscal_year_code,
+        isActive: q.include_inactive ? undefined : true,
+        search: q.search,
+        limit: q.limit,
+        offset: q.skip,
+      });
+      return { data: rows.map(toAccountOut), total, skip: q.skip, limit: q.limit };
+    },
+  );
+
+  app.get(
+    "/subaccounts",
+    {
+      config: { permission: "accounting:leer" },
+      schema: {
+        tags,
+        summary: "List subaccounts",
+        description: "account_code: subaccounts whose code starts with it (430 -> every customer).",
+        querystring: subaccountListQuery,
+        response: { 200: subaccountPage, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const { rows, total } = await ledger.listSubaccounts(ctxOf(request), {
+        companyId: q.company_id,
+        fiscalYearCode: q.fiscal_year_code,
+        accountCode: q.account_code,
+        contactId: q.contact_id,
+        search: q.search,
+        includeInactive: q.include_inactive,
+        skip: q.skip,
+        limit: q.limit,
+      });
+      return { data: rows.map(toSubaccountOut), total, skip: q.skip, limit: q.limit };
+    },
+  );
+
+  app.get(
+    "/subaccounts/:id",
+    {
+      config: { permission: "accounting:leer" },
+      schema: {
+        tags,
+        summary: "Subaccount detail",
+        params: idParams,
+        response: { 200: subaccountOut, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => toSubaccountOut(await ledger.getSubaccount(ctxOf(request), request.params.id)),
+  );
+
+  app.post(
+    "/subaccounts",
+    {
+      config: { permission: "accounting:crear" },
+      schema: {
+        tags,
+        summary: "Create a subaccount",
+        description:
+          "The code has the company's subaccount_length digits and starts with the code of an account " +
+          "(3 digits or more) of the fiscal year.",
+        body: subaccountCreateBody,
+        response: { 201: subaccountOut, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const b = request.body;
+      const row = await ledger.createSubaccount(ctxOf(request), {
+        companyId: b.company_id,
+        fiscalYearCode: b.fiscal_year_code,
+        code: b.code,
+        name: b.name,
+        contactId: b.contact_id,
+      });
+      return reply.code(201).send(toSubaccountOut(row));
+    },
+  );
+};

@@ -1,0 +1,115 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { ctxOf } from "../../../platform/http/context.js";
+import { errorResponses } from "../../../platform/http/errors.js";
+import { idParams } from "../../../platform/ids.js";
+import * as ledger from "../index.js";
+import {
+  entryCreateBody,
+  entryListQuery,
+  entryOut,
+  entryPage,
+  entryReverseBody,
+  toEntryOut,
+  toEntrySummaryOut,
+} from "./schemas.js";
+
+const tags = ["accounting"];
+
+export const entryRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    "/entries",
+    {
+      config: { permission: "accounting:leer" },
+      schema: {
+        tags,
+        summary: "List journal entries (without their lines)",
+        description: "search: part of the concept, or an entry number.",
+        querystring: entryListQuery,
+        response: { 200: entryPage, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const { rows, total } = await ledger.listEntries(ctxOf(request), {
+        companyId: q.company_id,
+        fiscalYearCode: q.fiscal_year_code,
+        journal: q.journal,
+        dateFrom: q.date_from,
+        dateTo: q.date_to,
+        subaccountCode: q.subaccount_code,
+        search: q.search,
+        sort: q.sort,
+        limit: q.limit,
+        offset: q.skip,
+      });
+      return { data: rows.map(toEntrySummaryOut), total, skip: q.skip, limit: q.limit };
+    },
+  );
+
+  app.get(
+    "/entries/:id",
+    {
+      config: { permission: "accounting:leer" },
+      schema: {
+        tags,
+        summary: "Journal entry with its lines",
+        params: idParams,
+        response: { 200: entryOut, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => toEntryOut(await ledger.getEntry(ctxOf(request), request.params.id)),
+  );
+
+  app.post(
+    "/entries",
+    {
+      config: { permission: "accounting:crear" },
+      schema: {
+        tags,
+        summary: "Post a journal entry",
+        description:
+          "At least two lines, each with exactly one of debit and credit positive; debits must equal " +
+          "credits. The entry gets the next number of its fiscal year and is immutable once posted: " +
+          "correct it with POST /entries/{id}/reverse. A closed fiscal year is a 409.",
+        body: entryCreateBody,
+        response: { 201: entryOut, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const b = request.body;
+      const entry = await ledger.createEntry(ctxOf(request), {
+        companyId: b.company_id,
+        fiscalYearCode: b.fiscal_year_code,
+        journal: b.journal,
+        date: b.date,
+        concept: b.concept,
+        lines: b.lines.map((l) => ({
+          subaccountCode: l.subaccount_code,
+          debit: l.debit,
+          credit: l.credit,
+          description: l.description,
+        })),
+      });
+      return reply.code(201).send(toEntryOut(entry));
+    },
+  );
+
+  app.post(
+    "/entries/:id/reverse",
+    {
+      config: { permission: "accounting:crear" },
+      schema: {
+        tags,
+        summary: "Reverse a posted entry with a counter-entry (debits and credits swapped)",
+        description: "An entry can be reversed once; a second reversal is a 409.",
+        params: idParams,
+        body: entryReverseBody,
+        response: { 201: entryOut, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const entry = await ledger.reverseEntry(ctxOf(request), request.params.id, request.body ?? {});
+      return reply.code(201).send(toEntryOut(entry));
+    },
+  );
+};

@@ -1,0 +1,100 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { ctxOf } from "../../../platform/http/context.js";
+import { errorResponses } from "../../../platform/http/errors.js";
+import { idParams } from "../../../platform/ids.js";
+import * as ledger from "../index.js";
+import {
+  fiscalYearCreateBody,
+  fiscalYearListQuery,
+  fiscalYearOut,
+  fiscalYearPage,
+  fiscalYearStateBody,
+  toFiscalYearOut,
+} from "../schemas.js";
+
+const tags = ["accounting"];
+
+export const fiscalYearRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    "/fiscal-years",
+    {
+      config: { permission: "accounting:leer" },
+      schema: {
+        tags,
+        summary: "List fiscal years",
+        querystring: fiscalYearListQuery,
+        response: { 200: fiscalYearPage, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const { rows, total } = await ledger.listFiscalYears(ctxOf(request), {
+        companyId: q.company_id,
+        estado: q.estado,
+        search: q.search,
+        skip: q.skip,
+        limit: q.limit,
+      });
+      return { data: rows.map(toFiscalYearOut), total, skip: q.skip, limit: q.limit };
+    },
+  );
+
+  app.get(
+    "/fiscal-years/:id",
+    {
+      config: { permission: "accounting:leer" },
+      schema: {
+        tags,
+        summary: "Fiscal year detail",
+        params: idParams,
+        response: { 200: fiscalYearOut, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => toFiscalYearOut(await ledger.getFiscalYear(ctxOf(request), request.params.id)),
+  );
+
+  app.post(
+    "/fiscal-years",
+    {
+      config: { permission: "accounting:crear" },
+      schema: {
+        tags,
+        summary: "Create a fiscal year and load the PGC 2007 chart of accounts into it",
+        description:
+          "Also carries over the previous year's customer and supplier subaccounts. " +
+          "A year overlapping another of the company is a 409.",
+        body: fiscalYearCreateBody,
+        response: { 201: fiscalYearOut, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const b = request.body;
+      const year = await ledger.createFiscalYear(ctxOf(request), {
+        companyId: b.company_id,
+        code: b.code,
+        startDate: b.start_date,
+        endDate: b.end_date,
+      });
+      return reply.code(201).send(toFiscalYearOut(year));
+    },
+  );
+
+  app.put(
+    "/fiscal-years/:id/estado",
+    {
+      config: { permission: "accounting:validar" },
+      schema: {
+        tags,
+        summary: "Close (cerrado) or reopen (abierto) a fiscal year",
+        description: "No entry can be posted into a closed year.",
+        params: idParams,
+        body: fiscalYearStateBody,
+        response: { 200: fiscalYearOut, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) =>
+      toFiscalYearOut(
+        await ledger.setFiscalYearState(ctxOf(request), request.params.id, request.body.estado),
+      ),
+  );
+};

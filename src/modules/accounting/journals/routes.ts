@@ -1,0 +1,72 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { ctxOf } from "../../../platform/http/context.js";
+import { errorResponses } from "../../../platform/http/errors.js";
+import { idParams } from "../../../platform/ids.js";
+import * as ledger from "../index.js";
+import { journalCreateBody, journalListQuery, journalOut, journalPage, toJournalOut } from "../schemas.js";
+
+const tags = ["accounting"];
+
+export const journalRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    "/journals",
+    {
+      config: { permission: "accounting:leer" },
+      schema: {
+        tags,
+        summary: "List journals",
+        querystring: journalListQuery,
+        response: { 200: journalPage, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const { rows, total } = await ledger.listJournals(ctxOf(request), {
+        companyId: q.company_id,
+        type: q.type,
+        search: q.search,
+        includeInactive: q.include_inactive,
+        skip: q.skip,
+        limit: q.limit,
+      });
+      return { data: rows.map(toJournalOut), total, skip: q.skip, limit: q.limit };
+    },
+  );
+
+  app.get(
+    "/journals/:id",
+    {
+      config: { permission: "accounting:leer" },
+      schema: {
+        tags,
+        summary: "Journal detail",
+        params: idParams,
+        response: { 200: journalOut, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => toJournalOut(await ledger.getJournal(ctxOf(request), request.params.id)),
+  );
+
+  app.post(
+    "/journals",
+    {
+      config: { permission: "accounting:crear" },
+      schema: {
+        tags,
+        summary: "Create a journal",
+        body: journalCreateBody,
+        response: { 201: journalOut, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const b = request.body;
+      const journal = await ledger.createJournal(ctxOf(request), {
+        companyId: b.company_id,
+        code: b.code,
+        name: b.name,
+        type: b.type,
+      });
+      return reply.code(201).send(toJournalOut(journal));
+    },
+  );
+};

@@ -1,0 +1,85 @@
+import { and, count, desc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../../platform/db/client.js";
+import { queryOne } from "../../../platform/db/sql.js";
+import { likePattern } from "../../../platform/http/pagination.js";
+import { loginAudit } from "../tables.js";
+
+export const LOGIN_WINDOW_MINUTES = 15;
+export const MAX_FAILED_LOGINS = 5;
+
+export type LoginOutcome = "ok" | "unknown_email" | "bad_password" | "inactive" | "rate_limited";
+
+export interface LoginAttempt {
+  email: string;
+  userId?: string | null;
+  outcome: LoginOutcome;
+  ip?: string | null;
+  userAgent?: string | null;
+}
+
+export async function recordLoginAttempt(db: Db, attempt: LoginAttempt) {
+  await db.insert(loginAudit).values({
+    email: attempt.email,
+    userId: attempt.userId ?? null,
+    success: attempt.outcome === "ok",
+    reason: attempt.outcome,
+    ip: attempt.ip ?? null,
+    userAgent: attempt.userAgent?.slice(0, 500) ?? null,
+  });
+}
+
+/**
+ * Seconds until this email may try again from this IP, or 0. Counts failed attempts (not the
+ * refused ones) in the last 15 minutes since the last success; database time, so nodes agree.
+ */
+export async function secondsUntilLoginAllowed(db: Db, email: string, ip: string | null): Promise<number> {
+  const row = await queryOne<{ retry_after: string | number | null }>(
+    db,
+    sql`with recent as (
+          select created_at from login_audit
+           where email = ${email} and ip is not distinct from ${ip}
+             and success = false and reason <> 'rate_limited'
+             and created_at > now() - make_interval(mins => ${LOGIN_WINDOW_MINUTES})
+             and created_at > coalesce((select max(created_at) from login_audit
+                                         where email = ${email} and ip is not distinct from ${ip} and success),
+                                       '-infinity'::timestamptz)
+           order by created_at desc
+           limit ${MAX_FAILED_LOGINS})
+        select case when count(*) >= ${MAX_FAILED_LOGINS}
+                    then extract(epoch from (min(created_at) + make_interval(mins => ${LOGIN_WINDOW_MINUTES}) - now()))
+               end as retry_after
+          from recent`,
+  );
+  const seconds = Number(row?.retry_after ?? 0);
+  return Math.max(seconds, 0);
+}
+
+export interface AuditFilter {
+  email?: string;
+  success?: boolean;
+  dateFrom?: string;
+  dateTo?: string;
+  limit: number;
+  offset: number;
+}
+
+export async function listLoginAudit(db: Db, filter: AuditFilter) {
+  const conditions: (SQL | undefined)[] = [
+    filter.email ? sql`${loginAudit.email} ilike ${likePattern(filter.email.toLowerCase())}` : undefined,
+    filter.success === undefined ? undefined : eq(loginAudit.success, filter.success),
+    filter.dateFrom ? gte(loginAudit.createdAt, new Date(`${filter.dateFrom}T00:00:00Z`)) : undefined,
+    filter.dateTo ? lte(loginAudit.createdAt, new Date(`${filter.dateTo}T23:59:59.999Z`)) : undefined,
+  ];
+  const where = and(...conditions);
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select()
+      .from(loginAudit)
+      .where(where)
+      .orderBy(desc(loginAudit.createdAt), desc(loginAudit.id))
+      .limit(filter.limit)
+      .offset(filter.offset),
+    db.select({ total: count() }).from(loginAudit).where(where),
+  ]);
+  return { rows, total: Number(total) };
+}

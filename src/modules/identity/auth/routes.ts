@@ -1,0 +1,135 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { ctxOf, publicCtxOf } from "../../../platform/http/context.js";
+import { errorResponses } from "../../../platform/http/errors.js";
+import {
+  loginAuditPage,
+  loginAuditQuery,
+  loginBody,
+  logoutBody,
+  refreshBody,
+  tokenPairV1,
+} from "../schemas.js";
+import { listLoginAudit } from "./audit.js";
+import type { AuthService } from "./service.js";
+
+const tags = ["auth"];
+const noContent = { 204: z.null().describe("No content") };
+
+export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
+  const pair = (t: { accessToken: string; refreshToken: string }) => ({
+    access_token: t.accessToken,
+    refresh_token: t.refreshToken,
+    token_type: "bearer" as const,
+  });
+
+  app.post(
+    "/auth/login",
+    {
+      config: { auth: "public" },
+      schema: {
+        tags,
+        summary: "Log in with e-mail and password",
+        description:
+          "Wrong e-mail or password and inactive users all get the same 401. 5 failures in 15 minutes -> 429.",
+        body: loginBody,
+        response: { 200: tokenPairV1, ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (request) => {
+      const tokens = await auth.login(publicCtxOf(request), request.body.email, request.body.password, {
+        ip: request.ip,
+        userAgent: request.headers["user-agent"] ?? null,
+      });
+      return pair(tokens);
+    },
+  );
+
+  app.post(
+    "/auth/refresh",
+    {
+      config: { auth: "public" },
+      schema: {
+        tags,
+        summary: "Exchange a refresh token for a new pair",
+        description: "The refresh token is spent; presenting it again revokes the whole session.",
+        body: refreshBody,
+        response: { 200: tokenPairV1, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => pair(await auth.refresh(publicCtxOf(request), request.body.refresh_token)),
+  );
+
+  app.post(
+    "/auth/logout",
+    {
+      config: { auth: "authenticated" },
+      schema: {
+        tags,
+        summary: "Log out: the access token and the session's refresh tokens stop working",
+        body: logoutBody,
+        response: { ...noContent, ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      await auth.logout(ctxOf(request), request.body?.refresh_token);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    "/auth/logout-all",
+    {
+      config: { auth: "authenticated" },
+      schema: {
+        tags,
+        summary: "Revoke every token of the caller, on every device",
+        response: { ...noContent, ...errorResponses(401) },
+      },
+    },
+    async (request, reply) => {
+      const ctx = ctxOf(request);
+      await auth.revokeAll(ctx, ctx.actor.userId, "logout_all");
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    "/auth/login-audit",
+    {
+      config: { permission: "admin:auditar" },
+      schema: {
+        tags,
+        summary: "Login attempts, newest first",
+        querystring: loginAuditQuery,
+        response: { 200: loginAuditPage, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const { rows, total } = await listLoginAudit(ctxOf(request).db, {
+        email: q.email,
+        success: q.success,
+        dateFrom: q.date_from,
+        dateTo: q.date_to,
+        limit: q.limit,
+        offset: q.offset,
+      });
+      return {
+        data: rows.map((r) => ({
+          id: r.id,
+          email: r.email,
+          user_id: r.userId,
+          success: r.success,
+          reason: r.reason,
+          ip: r.ip,
+          user_agent: r.userAgent,
+          created_at: r.createdAt.toISOString(),
+        })),
+        total,
+        limit: q.limit,
+        offset: q.offset,
+      };
+    },
+  );
+};

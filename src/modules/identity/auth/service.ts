@@ -1,0 +1,186 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { FastifyRequest } from "fastify";
+import type { Actor } from "../../../platform/auth/actor.js";
+import type { Authenticator } from "../../../platform/auth/guard.js";
+import { burnPasswordCheck, verifyPassword } from "../../../platform/auth/passwords.js";
+import type { TokenService } from "../../../platform/auth/tokens.js";
+import type { Db } from "../../../platform/db/client.js";
+import { inTransaction } from "../../../platform/db/sql.js";
+import type { AuthedCtx, Ctx } from "../../../platform/http/context.js";
+import { TooManyRequestsError, UnauthorizedError } from "../../../platform/http/errors.js";
+import { refreshTokens, revokedAccessTokens, sessions, users } from "../tables.js";
+import { findUserByEmail, revokeSession, revokeUserSessions } from "../users/repository.js";
+import { recordLoginAttempt, secondsUntilLoginAllowed } from "./audit.js";
+import { GrantsCache, loadGrants, loadSessionState } from "./auth-state.js";
+import { KeyedQueue } from "./keyed-queue.js";
+
+export interface TokenPair {
+  accessToken: string;
+  refreshToken: string;
+  expiresIn: number;
+}
+
+export interface ClientInfo {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+const INVALID_LOGIN = "Incorrect email or password";
+
+export function createAuthService(deps: { tokens: TokenService }) {
+  const { tokens } = deps;
+
+  async function issuePair(db: Db, tenantId: string, userId: string, sessionId: string): Promise<TokenPair> {
+    const subject = { userId, tenantId, sessionId };
+    const [access, refresh] = await Promise.all([
+      tokens.issue("access", subject),
+      tokens.issue("refresh", subject),
+    ]);
+    await db.insert(refreshTokens).values({ jti: refresh.jti, sessionId, expiresAt: refresh.expiresAt });
+    return { accessToken: access.token, refreshToken: refresh.token, expiresIn: tokens.accessTokenSeconds };
+  }
+
+  const loginQueue = new KeyedQueue();
+
+  /**
+   * Attempts for one e-mail from one IP run one at a time, so the brute-force check sees every
+   * earlier failure: concurrent guesses can't all slip in before the first one is recorded.
+   */
+  async function login(ctx: Ctx, email: string, password: string, client: ClientInfo): Promise<TokenPair> {
+    const normalized = email.trim().toLowerCase();
+    return loginQueue.run(`${ctx.tenantId}\n${normalized}\n${client.ip ?? ""}`, () =>
+      attemptLogin(ctx, normalized, password, client),
+    );
+  }
+
+  async function attemptLogin(
+    ctx: Ctx,
+    normalized: string,
+    password: string,
+    client: ClientInfo,
+  ): Promise<TokenPair> {
+    const audit = { email: normalized, ip: client.ip, userAgent: client.userAgent };
+    const wait = await secondsUntilLoginAllowed(ctx.db, normalized, client.ip);
+    if (wait > 0) {
+      await recordLoginAttempt(ctx.db, { ...audit, outcome: "rate_limited" });
+      throw new TooManyRequestsError("Too many failed logins; try again later", wait);
+    }
+    const user = await findUserByEmail(ctx.db, normalized);
+    if (!user) {
+      await burnPasswordCheck(password);
+      await recordLoginAttempt(ctx.db, { ...audit, outcome: "unknown_email" });
+      throw new UnauthorizedError(INVALID_LOGIN);
+    }
+    const passwordOk = await verifyPassword(user.passwordHash, password);
+    const outcome = !passwordOk ? "bad_password" : !user.isActive ? "inactive" : "ok";
+    if (outcome !== "ok") {
+      await recordLoginAttempt(ctx.db, { ...audit, userId: user.id, outcome });
+      throw new UnauthorizedError(INVALID_LOGIN);
+    }
+    return inTransaction(ctx.db, async (tx) => {
+      const [session] = await tx
+        .insert(sessions)
+        .values({ userId: user.id, ip: client.ip, userAgent: client.userAgent?.slice(0, 500) })
+        .returning({ id: sessions.id });
+      await recordLoginAttempt(tx, { ...audit, userId: user.id, outcome: "ok" });
+      return issuePair(tx, ctx.tenantId, user.id, session.id);
+    });
+  }
+
+  /** Rotates a refresh token. A spent token presented again revokes its whole session. */
+  async function refresh(ctx: Ctx, refreshToken: string): Promise<TokenPair> {
+    const claims = await tokens.verify(refreshToken, "refresh", ctx.tenantId);
+    if (!claims) throw new UnauthorizedError("Invalid or expired refresh token");
+    const result = await inTransaction(ctx.db, async (tx) => {
+      const [row] = await tx
+        .select({
+          usedAt: refreshTokens.usedAt,
+          expiresAt: refreshTokens.expiresAt,
+          sessionId: sessions.id,
+          revokedAt: sessions.revokedAt,
+          userId: users.id,
+          isActive: users.isActive,
+        })
+        .from(refreshTokens)
+        .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(and(eq(refreshTokens.jti, claims.jti), eq(sessions.id, claims.sid), eq(users.id, claims.sub)))
+        .for("update", { of: refreshTokens });
+      if (!row) return null;
+      if (row.usedAt) {
+        await revokeSession(tx, row.sessionId, "refresh_token_reuse");
+        return null;
+      }
+      if (row.revokedAt || !row.isActive || row.expiresAt.getTime() <= Date.now()) return null;
+      await tx.update(refreshTokens).set({ usedAt: new Date() }).where(eq(refreshTokens.jti, claims.jti));
+      return issuePair(tx, ctx.tenantId, row.userId, row.sessionId);
+    });
+    if (!result) throw new UnauthorizedError("Invalid, spent or revoked refresh token");
+    return result;
+  }
+
+  /** Ends the caller's session: its access token goes on the deny list, its refresh tokens die. */
+  async function logout(ctx: AuthedCtx, refreshToken?: string) {
+    const { actor } = ctx;
+    const other = refreshToken ? await tokens.verify(refreshToken, "refresh", ctx.tenantId) : null;
+    await inTransaction(ctx.db, async (tx) => {
+      if (actor.tokenJti && actor.tokenExpiresAt) {
+        await tx
+          .insert(revokedAccessTokens)
+          .values({ jti: actor.tokenJti, expiresAt: actor.tokenExpiresAt })
+          .onConflictDoNothing();
+      }
+      if (actor.sessionId) await revokeSession(tx, actor.sessionId, "logout");
+      if (other && other.sub === actor.userId && other.sid !== actor.sessionId) {
+        await revokeSession(tx, other.sid, "logout");
+      }
+      // Housekeeping: deny-list entries are useless once their token has expired.
+      await tx
+        .delete(revokedAccessTokens)
+        .where(sql`${revokedAccessTokens.expiresAt} < now() - interval '1 hour'`);
+    });
+  }
+
+  async function revokeAll(ctx: Ctx, userId: string, reason: string) {
+    await revokeUserSessions(ctx.db, userId, reason);
+  }
+
+  const grantsCache = new GrantsCache();
+
+  /**
+   * Authenticator for user JWTs: one prepared query checks the user, session, deny list and
+   * authz epoch; roles and permissions come from the cache unless the epoch moved.
+   */
+  const authenticateJwt: Authenticator = async (request: FastifyRequest, credential: string) => {
+    const claims = await tokens.verify(credential, "access", request.tenant.id);
+    if (!claims) return null;
+    const state = await loadSessionState(request.tenant.handle, claims.sub, claims.sid, claims.jti);
+    if (!state?.is_active || !state.session_active || state.denied) return null;
+    const epoch = String(state.epoch);
+    let grants = grantsCache.get(request.tenant.id, state.id, epoch);
+    if (!grants) {
+      grants = await loadGrants(request.tenant.handle.db, state.id);
+      grantsCache.set(request.tenant.id, state.id, epoch, grants);
+    }
+    const actor: Actor = {
+      kind: "user",
+      userId: state.id,
+      email: state.email,
+      fullName: state.full_name,
+      permissions: grants.permissionSet,
+      sortedPermissions: grants.permissions,
+      roles: grants.roles,
+      companyId: state.company_id,
+      createdAt: new Date(state.created_at),
+      updatedAt: new Date(state.updated_at),
+      sessionId: claims.sid,
+      tokenJti: claims.jti,
+      tokenExpiresAt: new Date(claims.exp * 1000),
+    };
+    return actor;
+  };
+
+  return { login, refresh, logout, revokeAll, authenticateJwt, issuePair };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,168 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { ctxOf } from "../../../platform/http/context.js";
+import { errorResponses } from "../../../platform/http/errors.js";
+import { v1ListQuery } from "../../../platform/http/pagination.js";
+import {
+  addPermissionBody,
+  idParams,
+  permissionOut,
+  roleBody,
+  roleOut,
+  rolePage,
+  rolePermissionParams,
+  roleUpdateBody,
+  toPermissionOut,
+  toRoleOut,
+  toRoleSummaryOut,
+} from "../schemas.js";
+import * as roles from "./service.js";
+
+const tags = ["roles"];
+const noContent = { 204: z.null().describe("No content") };
+
+export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    "/roles",
+    {
+      config: { permission: "roles:leer" },
+      schema: {
+        tags,
+        summary: "List roles",
+        querystring: v1ListQuery.extend({ search: z.string().trim().max(200).optional() }),
+        response: { 200: rolePage, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const { rows, total } = await roles.listRoles(ctxOf(request), q);
+      return { data: rows.map(toRoleSummaryOut), total, limit: q.limit, offset: q.offset };
+    },
+  );
+
+  app.get(
+    "/roles/:id",
+    {
+      config: { permission: "roles:leer" },
+      schema: {
+        tags,
+        summary: "Role detail with its permissions",
+        params: idParams,
+        response: { 200: roleOut, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => toRoleOut(await roles.getRole(ctxOf(request), request.params.id)),
+  );
+
+  app.post(
+    "/roles",
+    {
+      config: { permission: "roles:crear" },
+      schema: {
+        tags,
+        summary: "Create a role",
+        body: roleBody,
+        response: { 201: roleOut, ...errorResponses(400, 401, 403, 409) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(toRoleOut(await roles.createRole(ctxOf(request), request.body))),
+  );
+
+  app.put(
+    "/roles/:id",
+    {
+      config: { permission: "roles:editar" },
+      schema: {
+        tags,
+        summary: "Edit a role",
+        params: idParams,
+        body: roleUpdateBody,
+        response: { 200: roleOut, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => toRoleOut(await roles.updateRole(ctxOf(request), request.params.id, request.body)),
+  );
+
+  app.delete(
+    "/roles/:id",
+    {
+      config: { permission: "roles:eliminar" },
+      schema: {
+        tags,
+        summary: "Delete a role (409 while users hold it; the built-in admin role can't be deleted)",
+        params: idParams,
+        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await roles.deleteRole(ctxOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    "/roles/:id/permissions",
+    {
+      config: { permission: "roles:leer" },
+      schema: {
+        tags,
+        summary: "Permissions of a role",
+        params: idParams,
+        response: { 200: z.array(permissionOut), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) =>
+      (await roles.getRole(ctxOf(request), request.params.id)).permissions.map(toPermissionOut),
+  );
+
+  app.post(
+    "/roles/:id/permissions",
+    {
+      config: { permission: "roles:editar" },
+      schema: {
+        tags,
+        summary: "Add a permission to a role, by permission_id or by modulo and accion",
+        params: idParams,
+        body: addPermissionBody,
+        response: { 200: roleOut, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const b = request.body;
+      const ref =
+        "permission_id" in b ? { permissionId: b.permission_id } : { modulo: b.modulo, accion: b.accion };
+      return toRoleOut(await roles.addPermission(ctxOf(request), request.params.id, ref));
+    },
+  );
+
+  app.delete(
+    "/roles/:id/permissions/:perm_id",
+    {
+      config: { permission: "roles:editar" },
+      schema: {
+        tags,
+        summary: "Remove a permission from a role",
+        params: rolePermissionParams,
+        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await roles.removePermission(ctxOf(request), request.params.id, request.params.perm_id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    "/permissions",
+    {
+      config: { permission: "roles:leer" },
+      schema: {
+        tags,
+        summary: "The permission catalog",
+        response: { 200: z.array(permissionOut), ...errorResponses(401, 403) },
+      },
+    },
+    async (request) => (await roles.listPermissionCatalog(ctxOf(request))).map(toPermissionOut),
+  );
+};

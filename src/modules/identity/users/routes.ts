@@ -1,0 +1,214 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { ctxOf } from "../../../platform/http/context.js";
+import { errorResponses } from "../../../platform/http/errors.js";
+import type { AuthService } from "../auth/service.js";
+import {
+  assignRoleBody,
+  idParams,
+  meOut,
+  passwordChangeBody,
+  toUserOut,
+  userCreateBody,
+  userListQuery,
+  userOut,
+  userPage,
+  userRoleParams,
+  userUpdateBody,
+} from "../schemas.js";
+import * as users from "./service.js";
+
+const tags = ["users"];
+const noContent = { 204: z.null().describe("No content") };
+
+export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
+  app.get(
+    "/users/me",
+    {
+      config: { auth: "authenticated" },
+      schema: {
+        tags,
+        summary: "The authenticated user, with roles and effective permissions",
+        response: { 200: meOut, ...errorResponses(401) },
+      },
+    },
+    async (request) => {
+      const me = users.me(ctxOf(request));
+      return { ...toUserOut(me), permissions: me.permissions };
+    },
+  );
+
+  app.put(
+    "/users/me/password",
+    {
+      config: { auth: "authenticated" },
+      schema: {
+        tags,
+        summary: "Change the caller's password (other sessions are logged out)",
+        body: passwordChangeBody,
+        response: { ...noContent, ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      await users.changeOwnPassword(ctxOf(request), request.body.current_password, request.body.new_password);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    "/users",
+    {
+      config: { permission: "usuarios:leer" },
+      schema: {
+        tags,
+        summary: "List users",
+        querystring: userListQuery,
+        response: { 200: userPage, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const { rows, total } = await users.list(ctxOf(request), {
+        search: q.search,
+        isActive: q.is_active,
+        roleId: q.role_id,
+        limit: q.limit,
+        offset: q.offset,
+      });
+      return { data: rows.map(toUserOut), total, limit: q.limit, offset: q.offset };
+    },
+  );
+
+  app.get(
+    "/users/:id",
+    {
+      config: { permission: "usuarios:leer" },
+      schema: {
+        tags,
+        summary: "User detail",
+        params: idParams,
+        response: { 200: userOut, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => toUserOut(await users.getUser(ctxOf(request), request.params.id)),
+  );
+
+  app.post(
+    "/users",
+    {
+      config: { permission: "usuarios:crear" },
+      schema: {
+        tags,
+        summary: "Create a user",
+        body: userCreateBody,
+        response: { 201: userOut, ...errorResponses(400, 401, 403, 409) },
+      },
+    },
+    async (request, reply) => {
+      const b = request.body;
+      const user = await users.create(ctxOf(request), {
+        email: b.email,
+        password: b.password,
+        fullName: b.full_name,
+        isActive: b.is_active,
+        companyId: b.company_id,
+        roleIds: b.role_ids,
+      });
+      return reply.code(201).send(toUserOut(user));
+    },
+  );
+
+  app.put(
+    "/users/:id",
+    {
+      config: { permission: "usuarios:editar" },
+      schema: {
+        tags,
+        summary: "Update a user (deactivating or setting a password revokes the user's tokens)",
+        params: idParams,
+        body: userUpdateBody,
+        response: { 200: userOut, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const b = request.body;
+      const user = await users.update(ctxOf(request), request.params.id, {
+        email: b.email,
+        fullName: b.full_name,
+        isActive: b.is_active,
+        password: b.password,
+        companyId: b.company_id,
+      });
+      return toUserOut(user);
+    },
+  );
+
+  app.delete(
+    "/users/:id",
+    {
+      config: { permission: "usuarios:eliminar" },
+      schema: {
+        tags,
+        summary: "Deactivate a user and revoke its tokens (the last active administrator can't be)",
+        params: idParams,
+        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await users.deactivate(ctxOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    "/users/:id/revoke-tokens",
+    {
+      config: { permission: "usuarios:editar" },
+      schema: {
+        tags,
+        summary: "Revoke every token of a user",
+        params: idParams,
+        response: { ...noContent, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const ctx = ctxOf(request);
+      await users.getUser(ctx, request.params.id);
+      await auth.revokeAll(ctx, request.params.id, "revoked_by_admin");
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.put(
+    "/users/:id/roles",
+    {
+      config: { permission: "usuarios:editar" },
+      schema: {
+        tags,
+        summary: "Assign a role to a user",
+        params: idParams,
+        body: assignRoleBody,
+        response: { 200: userOut, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) =>
+      toUserOut(await users.assignRole(ctxOf(request), request.params.id, request.body.role_id)),
+  );
+
+  app.delete(
+    "/users/:id/roles/:role_id",
+    {
+      config: { permission: "usuarios:editar" },
+      schema: {
+        tags,
+        summary: "Remove a role from a user",
+        params: userRoleParams,
+        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await users.removeRole(ctxOf(request), request.params.id, request.params.role_id);
+      return reply.code(204).send(null);
+    },
+  );
+};

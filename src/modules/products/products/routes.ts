@@ -1,0 +1,121 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { ctxOf } from "../../../platform/http/context.js";
+import { errorResponses } from "../../../platform/http/errors.js";
+import { idParams } from "../../../platform/ids.js";
+import { familyRoutes } from "../families/routes.js";
+import {
+  fromProductBody,
+  productCreateBody,
+  productListQuery,
+  productOut,
+  productPage,
+  productUpdateBody,
+  toProductOut,
+} from "./schemas.js";
+import * as products from "./service.js";
+
+const tags = ["products"];
+const noContent = { 204: z.null().describe("No content") };
+
+export const productRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(familyRoutes, { prefix: "/families" });
+
+  app.get(
+    "/",
+    {
+      config: { permission: "products:leer" },
+      schema: {
+        tags,
+        summary: "List products",
+        description: "Search matches the reference and the description.",
+        querystring: productListQuery,
+        response: { 200: productPage, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const { rows, total } = await products.listProducts(ctxOf(request), {
+        companyId: q.company_id,
+        familyCode: q.family_code,
+        search: q.search,
+        includeInactive: q.include_inactive,
+        skip: q.skip,
+        limit: q.limit,
+      });
+      return { data: rows.map(toProductOut), total, skip: q.skip, limit: q.limit };
+    },
+  );
+
+  app.get(
+    "/:id",
+    {
+      config: { permission: "products:leer" },
+      schema: {
+        tags,
+        summary: "Product detail",
+        params: idParams,
+        response: { 200: productOut, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => toProductOut(await products.getProduct(ctxOf(request), { id: request.params.id })),
+  );
+
+  app.post(
+    "/",
+    {
+      config: { permission: "products:crear" },
+      schema: {
+        tags,
+        summary: "Create a product",
+        body: productCreateBody,
+        response: { 201: productOut, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const b = request.body;
+      const row = await products.createProduct(ctxOf(request), {
+        ...fromProductBody(b),
+        reference: b.reference,
+        description: b.description,
+        companyId: b.company_id,
+      });
+      return reply.code(201).send(toProductOut(row));
+    },
+  );
+
+  app.put(
+    "/:id",
+    {
+      config: { permission: "products:editar" },
+      schema: {
+        tags,
+        summary: "Update a product",
+        params: idParams,
+        body: productUpdateBody,
+        response: { 200: productOut, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) =>
+      toProductOut(
+        await products.updateProduct(ctxOf(request), request.params.id, fromProductBody(request.body)),
+      ),
+  );
+
+  app.delete(
+    "/:id",
+    {
+      config: { permission: "products:eliminar" },
+      schema: {
+        tags,
+        summary: "Deactivate a product",
+        params: idParams,
+        response: { ...noContent, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await products.deactivateProduct(ctxOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

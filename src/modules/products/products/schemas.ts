@@ -1,0 +1,119 @@
+import { z } from "zod";
+import { apiListQuery, apiPage } from "../../../platform/http/pagination.js";
+import { moneyInput, moneyOutput, nonNegative, toMoney } from "../../../platform/money.js";
+import { VAT_RATES } from "../tables.js";
+import type { FamilyRow, ProductView } from "./repository.js";
+
+const companyIdInput = z
+  .uuid()
+  .optional()
+  .describe("Defaults to the caller's company, or the tenant's only one");
+const price = nonNegative(moneyInput);
+
+export const productOut = z.object({
+  id: z.uuid(),
+  company_id: z.uuid(),
+  reference: z.string(),
+  description: z.string(),
+  family_code: z.string().nullable(),
+  sale_price: moneyOutput,
+  cost_price: moneyOutput,
+  vat_rate: z.enum(VAT_RATES),
+  is_active: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const productCreateBody = z.object({
+  company_id: companyIdInput,
+  reference: z.string().trim().min(1).max(50),
+  description: z.string().trim().min(1).max(500),
+  family_code: z
+    .string()
+    .trim()
+    .min(1)
+    .max(30)
+    .nullable()
+    .optional()
+    .describe("Code of a family of the company"),
+  sale_price: price.optional().describe('Sale price without VAT, e.g. "1234.50"'),
+  cost_price: price.optional().describe('Cost price, e.g. "980.00"'),
+  vat_rate: z.enum(VAT_RATES).optional().describe("Spanish VAT rate in percent (default 21)"),
+  is_active: z.boolean().optional(),
+});
+export const productUpdateBody = productCreateBody
+  .omit({ company_id: true })
+  .partial()
+  .refine((b) => Object.keys(b).length > 0, { message: "at least one field is required" });
+export const productListQuery = apiListQuery.extend({
+  company_id: z.uuid().optional().describe("Only this company's products"),
+  family_code: z.string().trim().min(1).max(30).optional().describe("Only products of this family"),
+});
+export const productPage = apiPage(productOut);
+
+export type ProductCreateBody = z.infer<typeof productCreateBody>;
+export type ProductUpdateBody = z.infer<typeof productUpdateBody>;
+
+export function toProductOut(p: ProductView): z.infer<typeof productOut> {
+  return {
+    id: p.id,
+    company_id: p.companyId,
+    reference: p.reference,
+    description: p.description,
+    family_code: p.familyCode,
+    sale_price: toMoney(p.salePrice),
+    cost_price: toMoney(p.costPrice),
+    vat_rate: p.vatRate,
+    is_active: p.isActive,
+    created_at: p.createdAt.toISOString(),
+    updated_at: p.updatedAt.toISOString(),
+  };
+}
+
+export function fromProductBody(b: ProductUpdateBody) {
+  return {
+    reference: b.reference,
+    description: b.description,
+    familyCode: b.family_code,
+    salePrice: b.sale_price,
+    costPrice: b.cost_price,
+    vatRate: b.vat_rate,
+    isActive: b.is_active,
+  };
+}
+
+export const familyOut = z.object({
+  id: z.uuid(),
+  company_id: z.uuid(),
+  code: z.string(),
+  name: z.string(),
+  is_active: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export const familyCreateBody = z.object({
+  company_id: companyIdInput,
+  code: z.string().trim().min(1).max(30),
+  name: z.string().trim().min(1).max(200),
+  is_active: z.boolean().optional(),
+});
+export const familyUpdateBody = familyCreateBody
+  .omit({ company_id: true })
+  .partial()
+  .refine((b) => Object.keys(b).length > 0, { message: "at least one field is required" });
+export const familyListQuery = apiListQuery.extend({
+  company_id: z.uuid().optional().describe("Only this company's families"),
+});
+export const familyPage = apiPage(familyOut);
+
+export function toFamilyOut(f: FamilyRow): z.infer<typeof familyOut> {
+  return {
+    id: f.id,
+    company_id: f.companyId,
+    code: f.code,
+    name: f.name,
+    is_active: f.isActive,
+    created_at: f.createdAt.toISOString(),
+    updated_at: f.updatedAt.toISOString(),
+  };
+}

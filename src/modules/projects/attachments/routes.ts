@@ -1,0 +1,102 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { ctxOf } from "../../../platform/http/context.js";
+import { BadRequestError, errorResponses } from "../../../platform/http/errors.js";
+import { idParams } from "../../../platform/ids.js";
+import type { FileStorage } from "../../../platform/storage.js";
+import { attachmentOut, attachmentParams, toAttachmentOut } from "../costs/schemas.js";
+import { attachmentDisposition } from "./file-types.js";
+import * as attachments from "./service.js";
+
+const tags = ["accounting"];
+const noContent = { 204: z.null().describe("No content") };
+
+export const attachmentRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> = async (app, { storage }) => {
+  app.get(
+    "/accounting/:id/attachments",
+    {
+      config: { permission: "accounting:leer" },
+      schema: {
+        tags,
+        summary: "Attachments of a cost entry",
+        params: idParams,
+        response: { 200: z.array(attachmentOut), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => (await attachments.list(ctxOf(request), request.params.id)).map(toAttachmentOut),
+  );
+
+  app.post(
+    "/accounting/:id/attachments",
+    {
+      config: { permission: "accounting:crear" },
+      schema: {
+        tags,
+        summary: "Attach a file to a cost entry",
+        description:
+          "multipart/form-data with one part `file`: pdf, png, jpeg, xml or csv (extension and content are " +
+          "both checked; otherwise 415), at most MAX_UPLOAD_MB (otherwise 413 and nothing is stored).",
+        consumes: ["multipart/form-data"],
+        params: idParams,
+        response: { 201: attachmentOut, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const file = await request.file();
+      if (!file)
+        throw new BadRequestError("The request carries no file; send it in the multipart part `file`");
+      const content = await file.toBuffer();
+      if (file.fieldname !== "file") {
+        throw new BadRequestError(
+          `The file must be sent in the multipart part \`file\`, not \`${file.fieldname}\``,
+        );
+      }
+      const row = await attachments.add(ctxOf(request), storage, request.params.id, {
+        fileName: file.filename,
+        content,
+      });
+      return reply.code(201).send(toAttachmentOut(row));
+    },
+  );
+
+  app.get(
+    "/accounting/:id/attachments/:attachment_id",
+    {
+      config: { permission: "accounting:leer" },
+      schema: {
+        tags,
+        summary: "Download an attachment (its original name and content type)",
+        params: attachmentParams,
+        produces: ["application/pdf", "image/png", "image/jpeg", "application/xml", "text/csv"],
+        response: { 200: z.any().describe("The file"), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { id, attachment_id } = request.params;
+      const { attachment, content } = await attachments.download(ctxOf(request), storage, id, attachment_id);
+      return reply
+        .type(attachment.contentType)
+        .header("content-disposition", attachmentDisposition(attachment.fileName))
+        .header("x-content-type-options", "nosniff")
+        .send(content);
+    },
+  );
+
+  app.delete(
+    "/accounting/:id/attachments/:attachment_id",
+    {
+      config: { permission: "accounting:eliminar" },
+      schema: {
+        tags,
+        summary: "Delete an attachment and its file",
+        params: attachmentParams,
+        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { id, attachment_id } = request.params;
+      await attachments.remove(ctxOf(request), storage, id, attachment_id);
+      return reply.code(204).send(null);
+    },
+  );
+};
