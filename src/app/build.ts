@@ -9,6 +9,7 @@ import { registerGuard } from "../platform/auth/guard.js";
 import { createTokenService } from "../platform/auth/tokens.js";
 import type { TenantDirectory } from "../platform/db/tenancy.js";
 import { registerApiDocs } from "../platform/http/docs.js";
+import { documentCommonErrors } from "../platform/http/documented-errors.js";
 import { registerErrorHandling } from "../platform/http/error-handler.js";
 import { healthRoutes } from "../platform/http/health.js";
 import { loggerOptions } from "../platform/http/logging.js";
@@ -43,6 +44,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  documentCommonErrors(app);
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });

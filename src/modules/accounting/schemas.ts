@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { addOneYear } from "../../platform/dates.js";
 import { apiListQuery, apiPage, queryDate } from "../../platform/http/pagination.js";
-import { addOneYear } from "./balances/date-ranges.js";
 import type { AccountRow, SubaccountRow } from "./chart/repository.js";
 import type { FiscalYearRow, JournalRow } from "./fiscal-years/repository.js";
 import { FISCAL_YEAR_STATES, JOURNAL_TYPES } from "./tables.js";

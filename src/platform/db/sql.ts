@@ -48,3 +48,25 @@ export function isConnectionError(err: unknown): boolean {
   }
   return false;
 }
+
+/** The constraint a driver error names (unique, foreign key, check), walking its causes like sqlState. */
+export function violatedConstraint(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let i = 0; i < 4 && e && typeof e === "object"; i++) {
+    const constraint = (e as { constraint?: unknown }).constraint;
+    if (typeof constraint === "string") return constraint;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * Runs `work` in a READ ONLY, REPEATABLE READ transaction: one consistent snapshot (a page and its
+ * total agree) in which any write, by any code path, fails in the database itself.
+ */
+export function inReadOnlyTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction((tx) => work(tx as unknown as Db), {
+    isolationLevel: "repeatable read",
+    accessMode: "read only",
+  });
+}

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import type { Actor } from "../auth/actor.js";
 import type { Db } from "../db/client.js";
+import { inTransaction } from "../db/sql.js";
 import type { Tenant } from "../db/tenancy.js";
 import { UnauthorizedError } from "./errors.js";
 
@@ -29,4 +30,9 @@ export function ctxOf(request: FastifyRequest): AuthedCtx {
 
 export function publicCtxOf(request: FastifyRequest): Ctx {
   return { db: request.tenant.handle.db, tenantId: request.tenant.id, actor: request.actor };
+}
+
+/** Runs `work` in one transaction with a context whose db is that transaction (nested: a savepoint). */
+export function inCtxTransaction<C extends Ctx, T>(ctx: C, work: (txCtx: C) => Promise<T>): Promise<T> {
+  return inTransaction(ctx.db, (tx) => work({ ...ctx, db: tx }));
 }

@@ -137,3 +137,6 @@ export class ServiceUnavailableError extends AppError {
 /** Response schemas every route shares, so each declares all the statuses it can return. */
 export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((s) => [s, problemSchema])) as Record<number, typeof problemSchema>;
+
+/** The response of a route that answers 204 with no body. */
+export const noContent = { 204: z.null().describe("No content") };

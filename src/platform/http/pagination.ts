@@ -35,10 +35,7 @@ export type ApiListQuery = z.infer<typeof apiListQuery>;
 export const apiPage = <T extends z.ZodType>(item: T) =>
   z.object({ data: z.array(item), total: z.number().int(), skip: z.number().int(), limit: z.number().int() });
 
-export interface Page<T> {
-  rows: T[];
-  total: number;
-}
+export type { Page } from "../db/paginate.js";
 
 /** Escape LIKE wildcards in user text so `%` and `_` are matched literally. */
 export function likePattern(text: string): string {

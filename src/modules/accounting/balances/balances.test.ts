@@ -3,10 +3,10 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../../test/helpers/app.js";
 import { onPostgres } from "../../../../test/helpers/db.js";
+import { addDays } from "../../../platform/dates.js";
 import { queryRows } from "../../../platform/db/sql.js";
 import { Dec, toMoney } from "../../../platform/money.js";
 import { credit, debit, type LineBody, ledgerFixture, postEntry } from "../test-support.js";
-import { addDays } from "./date-ranges.js";
 
 let t: TestApp;
 let fx: Awaited<ReturnType<typeof ledgerFixture>>;

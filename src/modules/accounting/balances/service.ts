@@ -1,9 +1,10 @@
+import { addDays } from "../../../platform/dates.js";
 import type { AuthedCtx } from "../../../platform/http/context.js";
 import { BadRequestError, NotFoundError } from "../../../platform/http/errors.js";
 import { findAccountByCode, findSubaccountByCode } from "../chart/repository.js";
 import type { FiscalYearRow } from "../fiscal-years/repository.js";
 import { fiscalYearForReport } from "../fiscal-years/service.js";
-import { addDays, planBalanceRange } from "./date-ranges.js";
+import { planBalanceRange } from "./date-ranges.js";
 import * as repo from "./repository.js";
 import type { AccountBalanceOut, BalancesOut, TrialBalanceOut } from "./schemas.js";
 

@@ -1,13 +1,13 @@
 import { eq, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { assertCompanyVisible, companyFilter } from "../../../platform/auth/company-scope.js";
+import { today } from "../../../platform/dates.js";
 import type { Db } from "../../../platform/db/client.js";
 import { inTransaction } from "../../../platform/db/sql.js";
 import type { AuthedCtx } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
 import { uuidv7 } from "../../../platform/ids.js";
 import { resolveCompanyForWrite } from "../../companies/service.js";
-import { today } from "../balances/date-ranges.js";
 import { contactSubaccountsOfYear, insertAccounts, insertSubaccounts } from "../chart/repository.js";
 import { PGC_2007 } from "../pgc2007.js";
 import { type FiscalYearState, fiscalYears } from "../tables.js";

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { addDays, addOneYear, firstOfMonth, lastOfMonth, planBalanceRange } from "./date-ranges.js";
+import { addDays, addOneYear, firstOfMonth, lastOfMonth } from "../../../platform/dates.js";
+import { planBalanceRange } from "./date-ranges.js";
 
 const day = fc.integer({ min: 0, max: 3 * 366 }).map((n) => addDays("2024-01-01", n));
 
