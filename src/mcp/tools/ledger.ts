@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { accountBalanceOut } from "../../modules/accounting/balances/schemas.js";
+import { accountOut, toAccountOut } from "../../modules/accounting/chart/schemas.js";
 import { entryOut, toEntryOut } from "../../modules/accounting/entries/schemas.js";
 import * as ledger from "../../modules/accounting/index.js";
-import { accountOut, toAccountOut } from "../../modules/accounting/schemas.js";
 import { BadRequestError } from "../../platform/http/errors.js";
 import { companyIdArg, dateArg, defineTool, limitArg, offsetArg, pageOf, toolArgs } from "../tool-kit.js";
 

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ctxOf } from "../../../platform/http/context.js";
 import { errorResponses } from "../../../platform/http/errors.js";
+import { accountCodeParam } from "../chart/schemas.js";
 import * as ledger from "../index.js";
-import { accountCodeParam } from "../schemas.js";
 import {
   accountBalanceOut,
   balancesOut,

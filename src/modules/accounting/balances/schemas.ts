@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { queryDate } from "../../../platform/http/pagination.js";
 import { moneyOutput } from "../../../platform/money.js";
-import { accountCodeParam, companyIdParam, fiscalYearCode } from "../schemas.js";
+import { accountCodeParam, companyIdParam, fiscalYearCode } from "../chart/schemas.js";
 
 const amounts = {
   debit: moneyOutput,

@@ -12,7 +12,7 @@ import {
   subaccountPage,
   toAccountOut,
   toSubaccountOut,
-} from "../schemas.js";
+} from "./schemas.js";
 
 const tags = ["accounting"];
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiListQuery, apiPage, queryDate } from "../../../platform/http/pagination.js";
 import { moneyInput, moneyOutput, nonNegative } from "../../../platform/money.js";
-import { accountCodeParam, companyIdParam, fiscalYearCode, journalCode } from "../schemas.js";
+import { accountCodeParam, companyIdParam, fiscalYearCode, journalCode } from "../chart/schemas.js";
 import type { EntryLineView, EntryView } from "./repository.js";
 
 const isPositive = (amount: string | undefined) => amount !== undefined && /[1-9]/.test(amount);

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { ctxOf } from "../../../platform/http/context.js";
 import { errorResponses } from "../../../platform/http/errors.js";
 import { idParams } from "../../../platform/ids.js";
-import * as ledger from "../index.js";
 import {
   fiscalYearCreateBody,
   fiscalYearListQuery,
@@ -10,7 +9,8 @@ import {
   fiscalYearPage,
   fiscalYearStateBody,
   toFiscalYearOut,
-} from "../schemas.js";
+} from "../chart/schemas.js";
+import * as ledger from "../index.js";
 
 const tags = ["accounting"];
 

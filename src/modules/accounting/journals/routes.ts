@@ -2,8 +2,14 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { ctxOf } from "../../../platform/http/context.js";
 import { errorResponses } from "../../../platform/http/errors.js";
 import { idParams } from "../../../platform/ids.js";
+import {
+  journalCreateBody,
+  journalListQuery,
+  journalOut,
+  journalPage,
+  toJournalOut,
+} from "../chart/schemas.js";
 import * as ledger from "../index.js";
-import { journalCreateBody, journalListQuery, journalOut, journalPage, toJournalOut } from "../schemas.js";
 
 const tags = ["accounting"];
 

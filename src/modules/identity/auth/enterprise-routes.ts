@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ctxOf, publicCtxOf } from "../../../platform/http/context.js";
 import { errorResponses } from "../../../platform/http/errors.js";
-import { loginBody, logoutBody, refreshBody } from "../schemas.js";
+import { loginBody, logoutBody, refreshBody } from "../users/schemas.js";
 import type { AuthService, TokenPair } from "./service.js";
 
 const tags = ["auth"];

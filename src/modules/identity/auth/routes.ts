@@ -9,8 +9,8 @@ import {
   logoutBody,
   refreshBody,
   tokenPairV1,
-} from "../schemas.js";
-import { listLoginAudit } from "./audit.js";
+} from "../users/schemas.js";
+import { listLoginAudit } from "./repository.js";
 import type { AuthService } from "./service.js";
 
 const tags = ["auth"];

@@ -10,9 +10,9 @@ import type { AuthedCtx, Ctx } from "../../../platform/http/context.js";
 import { TooManyRequestsError, UnauthorizedError } from "../../../platform/http/errors.js";
 import { refreshTokens, revokedAccessTokens, sessions, users } from "../tables.js";
 import { findUserByEmail, revokeSession, revokeUserSessions } from "../users/repository.js";
-import { recordLoginAttempt, secondsUntilLoginAllowed } from "./audit.js";
 import { GrantsCache, loadGrants, loadSessionState } from "./auth-state.js";
 import { KeyedQueue } from "./keyed-queue.js";
+import { recordLoginAttempt, secondsUntilLoginAllowed } from "./repository.js";
 
 export interface TokenPair {
   accessToken: string;

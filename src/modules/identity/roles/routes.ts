@@ -15,7 +15,7 @@ import {
   toPermissionOut,
   toRoleOut,
   toRoleSummaryOut,
-} from "../schemas.js";
+} from "../users/schemas.js";
 import * as roles from "./service.js";
 
 const tags = ["roles"];

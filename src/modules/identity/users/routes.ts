@@ -15,7 +15,7 @@ import {
   userPage,
   userRoleParams,
   userUpdateBody,
-} from "../schemas.js";
+} from "./schemas.js";
 import * as users from "./service.js";
 
 const tags = ["users"];

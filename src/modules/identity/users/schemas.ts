@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { queryBoolean, queryDate, v1ListQuery, v1Page } from "../../platform/http/pagination.js";
-import { uuidParam } from "../../platform/ids.js";
-import { PERMISSION_ACTIONS } from "./catalog.js";
-import type { PermissionRow, RoleRow } from "./users/repository.js";
-import type { UserView } from "./users/service.js";
+import { queryBoolean, queryDate, v1ListQuery, v1Page } from "../../../platform/http/pagination.js";
+import { uuidParam } from "../../../platform/ids.js";
+import { PERMISSION_ACTIONS } from "../catalog.js";
+import type { PermissionRow, RoleRow } from "./repository.js";
+import type { UserView } from "./service.js";
 
 const iso = (d: Date) => d.toISOString();
 const email = z.email({ message: "must be an e-mail address" }).max(254);

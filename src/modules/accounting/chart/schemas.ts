@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { addOneYear } from "../../platform/dates.js";
-import { apiListQuery, apiPage, queryDate } from "../../platform/http/pagination.js";
-import type { AccountRow, SubaccountRow } from "./chart/repository.js";
-import type { FiscalYearRow, JournalRow } from "./fiscal-years/repository.js";
-import { FISCAL_YEAR_STATES, JOURNAL_TYPES } from "./tables.js";
+import { addOneYear } from "../../../platform/dates.js";
+import { apiListQuery, apiPage, queryDate } from "../../../platform/http/pagination.js";
+import type { FiscalYearRow, JournalRow } from "../fiscal-years/repository.js";
+import { FISCAL_YEAR_STATES, JOURNAL_TYPES } from "../tables.js";
+import type { AccountRow, SubaccountRow } from "./repository.js";
 
 const iso = (d: Date) => d.toISOString();
 
