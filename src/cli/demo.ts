@@ -38,7 +38,7 @@ export async function loadDemo(db: Db, adminEmail: string): Promise<DemoResult> 
 }
 
 async function loadLedgerDemo(ctx: AuthedCtx, companyId: string): Promise<number> {
-  const years = await listFiscalYears(ctx, { companyId, skip: 0, limit: 100 });
+  const years = await listFiscalYears(ctx, { companyId, limit: 100, offset: 0 });
   if (!years.rows.some((y) => y.code === DEMO_YEAR.code)) {
     await createFiscalYear(ctx, { companyId, ...DEMO_YEAR });
   }
@@ -49,8 +49,8 @@ async function loadLedgerDemo(ctx: AuthedCtx, companyId: string): Promise<number
   const have = await listSubaccounts(ctx, {
     companyId,
     fiscalYearCode: DEMO_YEAR.code,
-    skip: 0,
     limit: 10_000,
+    offset: 0,
   });
   const codes = new Set(have.rows.map((s) => s.code));
   for (const s of Object.values(GENERAL)) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { accountBalanceOut } from "../../modules/accounting/balances/schemas.js";
+import { accountBalanceOut, toAccountBalanceOut } from "../../modules/accounting/balances/schemas.js";
 import { accountOut, toAccountOut } from "../../modules/accounting/chart/schemas.js";
 import { entryOut, toEntryOut } from "../../modules/accounting/entries/schemas.js";
 import * as ledger from "../../modules/accounting/index.js";
@@ -69,11 +69,12 @@ export const getAccountBalance = defineTool({
   }),
   output: accountBalanceOut,
   async run(ctx, args) {
-    return ledger.getAccountBalance(ctx, {
+    const balance = await ledger.getAccountBalance(ctx, {
       accountCode: args.account_code,
       fiscalYearCode: args.fiscal_year_code,
       companyId: args.company_id,
     });
+    return toAccountBalanceOut(balance);
   },
 });
 

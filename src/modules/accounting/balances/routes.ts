@@ -2,15 +2,18 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ctxOf } from "../../../platform/http/context.js";
 import { errorResponses } from "../../../platform/http/errors.js";
-import { accountCodeParam } from "../chart/schemas.js";
-import * as ledger from "../index.js";
+import { accountCodeParam } from "../params.js";
 import {
   accountBalanceOut,
   balancesOut,
   balancesQuery,
+  toAccountBalanceOut,
+  toBalancesOut,
+  toTrialBalanceOut,
   trialBalanceOut,
   trialBalanceQuery,
 } from "./schemas.js";
+import * as balances from "./service.js";
 
 const tags = ["accounting"];
 
@@ -28,12 +31,13 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const q = request.query;
-      return ledger.getBalances(ctxOf(request), {
+      const result = await balances.getBalances(ctxOf(request), {
         companyId: q.company_id,
         fiscalYearCode: q.fiscal_year_code,
         accountCode: q.account_code,
         dateTo: q.date_to,
       });
+      return toBalancesOut(result);
     },
   );
 
@@ -51,12 +55,13 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const q = request.query;
-      return ledger.getAccountBalance(ctxOf(request), {
+      const result = await balances.getAccountBalance(ctxOf(request), {
         accountCode: request.params.account_code,
         companyId: q.company_id,
         fiscalYearCode: q.fiscal_year_code,
         dateTo: q.date_to,
       });
+      return toAccountBalanceOut(result);
     },
   );
 
@@ -73,13 +78,14 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const q = request.query;
-      return ledger.getTrialBalance(ctxOf(request), {
+      const result = await balances.getTrialBalance(ctxOf(request), {
         companyId: q.company_id,
         fiscalYearCode: q.fiscal_year_code,
         accountCode: q.account_code,
         dateFrom: q.date_from,
         dateTo: q.date_to,
       });
+      return toTrialBalanceOut(result);
     },
   );
 };

@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { ctxOf } from "../../../platform/http/context.js";
 import { errorResponses } from "../../../platform/http/errors.js";
 import { idParams } from "../../../platform/ids.js";
-import * as ledger from "../index.js";
 import {
   accountListQuery,
   accountPage,
+  fromSubaccountCreateBody,
   subaccountCreateBody,
   subaccountListQuery,
   subaccountOut,
@@ -13,6 +13,7 @@ import {
   toAccountOut,
   toSubaccountOut,
 } from "./schemas.js";
+import * as chart from "./service.js";
 
 const tags = ["accounting"];
 
@@ -31,7 +32,7 @@ export const chartRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await ledger.listAccounts(ctxOf(request), {
+      const { rows, total } = await chart.listAccounts(ctxOf(request), {
         companyId: q.company_id,
         fiscalYearCode: q.fiscal_year_code,
         isActive: q.include_inactive ? undefined : true,
@@ -57,15 +58,15 @@ export const chartRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await ledger.listSubaccounts(ctxOf(request), {
+      const { rows, total } = await chart.listSubaccounts(ctxOf(request), {
         companyId: q.company_id,
         fiscalYearCode: q.fiscal_year_code,
         accountCode: q.account_code,
         contactId: q.contact_id,
         search: q.search,
         includeInactive: q.include_inactive,
-        skip: q.skip,
         limit: q.limit,
+        offset: q.skip,
       });
       return { data: rows.map(toSubaccountOut), total, skip: q.skip, limit: q.limit };
     },
@@ -82,7 +83,7 @@ export const chartRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: subaccountOut, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => toSubaccountOut(await ledger.getSubaccount(ctxOf(request), request.params.id)),
+    async (request) => toSubaccountOut(await chart.getSubaccount(ctxOf(request), request.params.id)),
   );
 
   app.post(
@@ -100,14 +101,7 @@ export const chartRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const b = request.body;
-      const row = await ledger.createSubaccount(ctxOf(request), {
-        companyId: b.company_id,
-        fiscalYearCode: b.fiscal_year_code,
-        code: b.code,
-        name: b.name,
-        contactId: b.contact_id,
-      });
+      const row = await chart.createSubaccount(ctxOf(request), fromSubaccountCreateBody(request.body));
       return reply.code(201).send(toSubaccountOut(row));
     },
   );

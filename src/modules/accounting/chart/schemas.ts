@@ -1,105 +1,8 @@
 import { z } from "zod";
-import { addOneYear } from "../../../platform/dates.js";
-import { apiListQuery, apiPage, queryDate } from "../../../platform/http/pagination.js";
-import type { FiscalYearRow, JournalRow } from "../fiscal-years/repository.js";
-import { FISCAL_YEAR_STATES, JOURNAL_TYPES } from "../tables.js";
+import { iso } from "../../../platform/dates.js";
+import { apiListQuery, apiPage } from "../../../platform/http/pagination.js";
+import { accountCodeParam, companyIdParam, fiscalYearCode } from "../params.js";
 import type { AccountRow, SubaccountRow } from "./repository.js";
-
-const iso = (d: Date) => d.toISOString();
-
-export const companyIdParam = z
-  .uuid({ message: "must be a UUID" })
-  .optional()
-  .describe("Company; optional for callers restricted to one company or tenants with a single company");
-export const fiscalYearCode = z.string().trim().min(1).max(20).describe('Fiscal year code, e.g. "2026"');
-export const accountCodeParam = z
-  .string()
-  .trim()
-  .regex(/^\d{1,15}$/, { message: "must be 1 to 15 digits" })
-  .describe("Account code or code prefix: group (1 digit), subgroup (2), account (3+), subaccount");
-
-export const fiscalYearOut = z.object({
-  id: z.uuid(),
-  company_id: z.uuid(),
-  code: z.string(),
-  start_date: z.string(),
-  end_date: z.string(),
-  estado: z.enum(FISCAL_YEAR_STATES),
-  last_entry_number: z.number().int().describe("Number of the last entry posted in the year"),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-export const fiscalYearCreateBody = z
-  .object({
-    company_id: companyIdParam,
-    code: fiscalYearCode,
-    start_date: queryDate,
-    end_date: queryDate,
-  })
-  .superRefine((b, ctx) => {
-    if (b.end_date < b.start_date)
-      ctx.addIssue({ code: "custom", path: ["end_date"], message: "must not be before start_date" });
-    else if (b.end_date >= addOneYear(b.start_date))
-      ctx.addIssue({ code: "custom", path: ["end_date"], message: "a fiscal year lasts 12 months at most" });
-  });
-export const fiscalYearStateBody = z.object({ estado: z.enum(FISCAL_YEAR_STATES) });
-export const fiscalYearListQuery = apiListQuery.extend({
-  company_id: companyIdParam,
-  estado: z.enum(FISCAL_YEAR_STATES).optional(),
-});
-
-export function toFiscalYearOut(y: FiscalYearRow): z.infer<typeof fiscalYearOut> {
-  return {
-    id: y.id,
-    company_id: y.companyId,
-    code: y.code,
-    start_date: y.startDate,
-    end_date: y.endDate,
-    estado: y.estado,
-    last_entry_number: y.lastEntryNumber,
-    created_at: iso(y.createdAt),
-    updated_at: iso(y.updatedAt),
-  };
-}
-
-export const journalOut = z.object({
-  id: z.uuid(),
-  company_id: z.uuid(),
-  code: z.string(),
-  name: z.string(),
-  type: z.enum(JOURNAL_TYPES),
-  is_active: z.boolean(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-export const journalCode = z
-  .string()
-  .trim()
-  .toUpperCase()
-  .regex(/^[A-Z0-9_-]{1,20}$/, { message: "must be 1 to 20 letters, digits, - or _" });
-export const journalCreateBody = z.object({
-  company_id: companyIdParam,
-  code: journalCode,
-  name: z.string().trim().min(1).max(200),
-  type: z.enum(JOURNAL_TYPES),
-});
-export const journalListQuery = apiListQuery.extend({
-  company_id: companyIdParam,
-  type: z.enum(JOURNAL_TYPES).optional(),
-});
-
-export function toJournalOut(j: JournalRow): z.infer<typeof journalOut> {
-  return {
-    id: j.id,
-    company_id: j.companyId,
-    code: j.code,
-    name: j.name,
-    type: j.type,
-    is_active: j.isActive,
-    created_at: iso(j.createdAt),
-    updated_at: iso(j.updatedAt),
-  };
-}
 
 export const accountOut = z.object({
   id: z.uuid(),
@@ -179,7 +82,15 @@ export function toSubaccountOut(
   };
 }
 
-export const fiscalYearPage = apiPage(fiscalYearOut);
-export const journalPage = apiPage(journalOut);
 export const accountPage = apiPage(accountOut);
 export const subaccountPage = apiPage(subaccountOut);
+
+export function fromSubaccountCreateBody(b: z.infer<typeof subaccountCreateBody>) {
+  return {
+    companyId: b.company_id,
+    fiscalYearCode: b.fiscal_year_code,
+    code: b.code,
+    name: b.name,
+    contactId: b.contact_id,
+  };
+}

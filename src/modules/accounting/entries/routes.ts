@@ -2,16 +2,17 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { ctxOf } from "../../../platform/http/context.js";
 import { errorResponses } from "../../../platform/http/errors.js";
 import { idParams } from "../../../platform/ids.js";
-import * as ledger from "../index.js";
 import {
   entryCreateBody,
   entryListQuery,
   entryOut,
   entryPage,
   entryReverseBody,
+  fromEntryCreateBody,
   toEntryOut,
   toEntrySummaryOut,
 } from "./schemas.js";
+import * as entries from "./service.js";
 
 const tags = ["accounting"];
 
@@ -30,7 +31,7 @@ export const entryRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await ledger.listEntries(ctxOf(request), {
+      const { rows, total } = await entries.listEntries(ctxOf(request), {
         companyId: q.company_id,
         fiscalYearCode: q.fiscal_year_code,
         journal: q.journal,
@@ -57,7 +58,7 @@ export const entryRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: entryOut, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => toEntryOut(await ledger.getEntry(ctxOf(request), request.params.id)),
+    async (request) => toEntryOut(await entries.getEntry(ctxOf(request), request.params.id)),
   );
 
   app.post(
@@ -76,20 +77,7 @@ export const entryRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const b = request.body;
-      const entry = await ledger.createEntry(ctxOf(request), {
-        companyId: b.company_id,
-        fiscalYearCode: b.fiscal_year_code,
-        journal: b.journal,
-        date: b.date,
-        concept: b.concept,
-        lines: b.lines.map((l) => ({
-          subaccountCode: l.subaccount_code,
-          debit: l.debit,
-          credit: l.credit,
-          description: l.description,
-        })),
-      });
+      const entry = await entries.createEntry(ctxOf(request), fromEntryCreateBody(request.body));
       return reply.code(201).send(toEntryOut(entry));
     },
   );
@@ -108,7 +96,7 @@ export const entryRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const entry = await ledger.reverseEntry(ctxOf(request), request.params.id, request.body ?? {});
+      const entry = await entries.reverseEntry(ctxOf(request), request.params.id, request.body ?? {});
       return reply.code(201).send(toEntryOut(entry));
     },
   );

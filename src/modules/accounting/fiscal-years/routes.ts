@@ -8,9 +8,10 @@ import {
   fiscalYearOut,
   fiscalYearPage,
   fiscalYearStateBody,
+  fromFiscalYearCreateBody,
   toFiscalYearOut,
-} from "../chart/schemas.js";
-import * as ledger from "../index.js";
+} from "./schemas.js";
+import * as fiscalYears from "./service.js";
 
 const tags = ["accounting"];
 
@@ -28,12 +29,12 @@ export const fiscalYearRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await ledger.listFiscalYears(ctxOf(request), {
+      const { rows, total } = await fiscalYears.listFiscalYears(ctxOf(request), {
         companyId: q.company_id,
         estado: q.estado,
         search: q.search,
-        skip: q.skip,
         limit: q.limit,
+        offset: q.skip,
       });
       return { data: rows.map(toFiscalYearOut), total, skip: q.skip, limit: q.limit };
     },
@@ -50,7 +51,7 @@ export const fiscalYearRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: fiscalYearOut, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => toFiscalYearOut(await ledger.getFiscalYear(ctxOf(request), request.params.id)),
+    async (request) => toFiscalYearOut(await fiscalYears.getFiscalYear(ctxOf(request), request.params.id)),
   );
 
   app.post(
@@ -68,13 +69,7 @@ export const fiscalYearRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const b = request.body;
-      const year = await ledger.createFiscalYear(ctxOf(request), {
-        companyId: b.company_id,
-        code: b.code,
-        startDate: b.start_date,
-        endDate: b.end_date,
-      });
+      const year = await fiscalYears.createFiscalYear(ctxOf(request), fromFiscalYearCreateBody(request.body));
       return reply.code(201).send(toFiscalYearOut(year));
     },
   );
@@ -94,7 +89,7 @@ export const fiscalYearRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       toFiscalYearOut(
-        await ledger.setFiscalYearState(ctxOf(request), request.params.id, request.body.estado),
+        await fiscalYears.setFiscalYearState(ctxOf(request), request.params.id, request.body.estado),
       ),
   );
 };

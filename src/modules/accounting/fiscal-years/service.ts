@@ -18,8 +18,8 @@ export interface FiscalYearListFilters {
   companyId?: string;
   estado?: FiscalYearState;
   search?: string;
-  skip: number;
   limit: number;
+  offset: number;
 }
 
 /**
@@ -40,8 +40,8 @@ export function listFiscalYears(ctx: AuthedCtx, f: FiscalYearListFilters) {
     scope: companyFilter(ctx.actor, fiscalYears.companyId, f.companyId),
     estado: f.estado,
     search: f.search,
-    skip: f.skip,
     limit: f.limit,
+    offset: f.offset,
   });
 }
 

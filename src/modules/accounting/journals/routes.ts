@@ -3,13 +3,14 @@ import { ctxOf } from "../../../platform/http/context.js";
 import { errorResponses } from "../../../platform/http/errors.js";
 import { idParams } from "../../../platform/ids.js";
 import {
+  fromJournalCreateBody,
   journalCreateBody,
   journalListQuery,
   journalOut,
   journalPage,
   toJournalOut,
-} from "../chart/schemas.js";
-import * as ledger from "../index.js";
+} from "./schemas.js";
+import * as journals from "./service.js";
 
 const tags = ["accounting"];
 
@@ -27,13 +28,13 @@ export const journalRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await ledger.listJournals(ctxOf(request), {
+      const { rows, total } = await journals.listJournals(ctxOf(request), {
         companyId: q.company_id,
         type: q.type,
         search: q.search,
         includeInactive: q.include_inactive,
-        skip: q.skip,
         limit: q.limit,
+        offset: q.skip,
       });
       return { data: rows.map(toJournalOut), total, skip: q.skip, limit: q.limit };
     },
@@ -50,7 +51,7 @@ export const journalRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: journalOut, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => toJournalOut(await ledger.getJournal(ctxOf(request), request.params.id)),
+    async (request) => toJournalOut(await journals.getJournal(ctxOf(request), request.params.id)),
   );
 
   app.post(
@@ -65,13 +66,7 @@ export const journalRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const b = request.body;
-      const journal = await ledger.createJournal(ctxOf(request), {
-        companyId: b.company_id,
-        code: b.code,
-        name: b.name,
-        type: b.type,
-      });
+      const journal = await journals.createJournal(ctxOf(request), fromJournalCreateBody(request.body));
       return reply.code(201).send(toJournalOut(journal));
     },
   );
