@@ -129,7 +129,7 @@ describe("legacy SSE transport", () => {
       await client.callTool({ name: "list_contacts", arguments: {} }),
     );
     expect(before.total).toBe(3);
-    await users.update(t.ctx, user.id, { companyId: books.otherCompanyId });
+    await users.updateUser(t.ctx, user.id, { companyId: books.otherCompanyId });
     const narrowed = structured<{ total: number }>(
       await client.callTool({ name: "list_contacts", arguments: {} }),
     );

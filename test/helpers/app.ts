@@ -85,7 +85,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       }
       const email = opts.email ?? `user-${suffix}@example.com`;
       const password = `password-${suffix}`;
-      const user = await users.create(ctx, {
+      const user = await users.createUser(ctx, {
         email,
         password,
         roleIds: [role.id],

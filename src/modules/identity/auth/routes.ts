@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { ctxOf, publicCtxOf } from "../../../platform/http/context.js";
-import { errorResponses } from "../../../platform/http/errors.js";
+import { errorResponses, noContent } from "../../../platform/http/errors.js";
 import {
   loginAuditPage,
   loginAuditQuery,
@@ -9,20 +8,14 @@ import {
   logoutBody,
   refreshBody,
   tokenPairV1,
-} from "../users/schemas.js";
-import { listLoginAudit } from "./repository.js";
-import type { AuthService } from "./service.js";
+  toLoginAuditOut,
+  toTokenPairV1,
+} from "./schemas.js";
+import { type AuthService, listLoginAudit } from "./service.js";
 
 const tags = ["auth"];
-const noContent = { 204: z.null().describe("No content") };
 
 export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
-  const pair = (t: { accessToken: string; refreshToken: string }) => ({
-    access_token: t.accessToken,
-    refresh_token: t.refreshToken,
-    token_type: "bearer" as const,
-  });
-
   app.post(
     "/auth/login",
     {
@@ -41,7 +34,7 @@ export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         ip: request.ip,
         userAgent: request.headers["user-agent"] ?? null,
       });
-      return pair(tokens);
+      return toTokenPairV1(tokens);
     },
   );
 
@@ -57,7 +50,7 @@ export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         response: { 200: tokenPairV1, ...errorResponses(400, 401) },
       },
     },
-    async (request) => pair(await auth.refresh(publicCtxOf(request), request.body.refresh_token)),
+    async (request) => toTokenPairV1(await auth.refresh(publicCtxOf(request), request.body.refresh_token)),
   );
 
   app.post(
@@ -107,7 +100,7 @@ export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await listLoginAudit(ctxOf(request).db, {
+      const { rows, total } = await listLoginAudit(ctxOf(request), {
         email: q.email,
         success: q.success,
         dateFrom: q.date_from,
@@ -115,21 +108,7 @@ export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         limit: q.limit,
         offset: q.offset,
       });
-      return {
-        data: rows.map((r) => ({
-          id: r.id,
-          email: r.email,
-          user_id: r.userId,
-          success: r.success,
-          reason: r.reason,
-          ip: r.ip,
-          user_agent: r.userAgent,
-          created_at: r.createdAt.toISOString(),
-        })),
-        total,
-        limit: q.limit,
-        offset: q.offset,
-      };
+      return { data: rows.map(toLoginAuditOut), total, limit: q.limit, offset: q.offset };
     },
   );
 };

@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ctxOf } from "../../../platform/http/context.js";
-import { errorResponses } from "../../../platform/http/errors.js";
-import { v1ListQuery } from "../../../platform/http/pagination.js";
+import { errorResponses, noContent } from "../../../platform/http/errors.js";
+import { idParams } from "../../../platform/ids.js";
 import {
   addPermissionBody,
-  idParams,
+  fromAddPermissionBody,
   permissionOut,
   roleBody,
+  roleListQuery,
   roleOut,
   rolePage,
   rolePermissionParams,
@@ -15,11 +16,10 @@ import {
   toPermissionOut,
   toRoleOut,
   toRoleSummaryOut,
-} from "../users/schemas.js";
+} from "./schemas.js";
 import * as roles from "./service.js";
 
 const tags = ["roles"];
-const noContent = { 204: z.null().describe("No content") };
 
 export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -29,13 +29,17 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: "List roles",
-        querystring: v1ListQuery.extend({ search: z.string().trim().max(200).optional() }),
+        querystring: roleListQuery,
         response: { 200: rolePage, ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await roles.listRoles(ctxOf(request), q);
+      const { rows, total } = await roles.listRoles(ctxOf(request), {
+        search: q.search,
+        limit: q.limit,
+        offset: q.offset,
+      });
       return { data: rows.map(toRoleSummaryOut), total, limit: q.limit, offset: q.offset };
     },
   );
@@ -128,12 +132,10 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
         response: { 200: roleOut, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => {
-      const b = request.body;
-      const ref =
-        "permission_id" in b ? { permissionId: b.permission_id } : { modulo: b.modulo, accion: b.accion };
-      return toRoleOut(await roles.addPermission(ctxOf(request), request.params.id, ref));
-    },
+    async (request) =>
+      toRoleOut(
+        await roles.addPermission(ctxOf(request), request.params.id, fromAddPermissionBody(request.body)),
+      ),
   );
 
   app.delete(

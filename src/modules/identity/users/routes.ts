@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { ctxOf } from "../../../platform/http/context.js";
-import { errorResponses } from "../../../platform/http/errors.js";
+import { errorResponses, noContent } from "../../../platform/http/errors.js";
+import { idParams } from "../../../platform/ids.js";
 import type { AuthService } from "../auth/service.js";
 import {
   assignRoleBody,
-  idParams,
+  fromUserCreateBody,
+  fromUserUpdateBody,
   meOut,
   passwordChangeBody,
   toUserOut,
@@ -19,7 +20,6 @@ import {
 import * as users from "./service.js";
 
 const tags = ["users"];
-const noContent = { 204: z.null().describe("No content") };
 
 export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
   app.get(
@@ -33,7 +33,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
       },
     },
     async (request) => {
-      const me = users.me(ctxOf(request));
+      const me = users.getCurrentUser(ctxOf(request));
       return { ...toUserOut(me), permissions: me.permissions };
     },
   );
@@ -68,7 +68,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await users.list(ctxOf(request), {
+      const { rows, total } = await users.listUsers(ctxOf(request), {
         search: q.search,
         isActive: q.is_active,
         roleId: q.role_id,
@@ -105,15 +105,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
       },
     },
     async (request, reply) => {
-      const b = request.body;
-      const user = await users.create(ctxOf(request), {
-        email: b.email,
-        password: b.password,
-        fullName: b.full_name,
-        isActive: b.is_active,
-        companyId: b.company_id,
-        roleIds: b.role_ids,
-      });
+      const user = await users.createUser(ctxOf(request), fromUserCreateBody(request.body));
       return reply.code(201).send(toUserOut(user));
     },
   );
@@ -130,17 +122,8 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         response: { 200: userOut, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => {
-      const b = request.body;
-      const user = await users.update(ctxOf(request), request.params.id, {
-        email: b.email,
-        fullName: b.full_name,
-        isActive: b.is_active,
-        password: b.password,
-        companyId: b.company_id,
-      });
-      return toUserOut(user);
-    },
+    async (request) =>
+      toUserOut(await users.updateUser(ctxOf(request), request.params.id, fromUserUpdateBody(request.body))),
   );
 
   app.delete(
@@ -155,7 +138,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
       },
     },
     async (request, reply) => {
-      await users.deactivate(ctxOf(request), request.params.id);
+      await users.deactivateUser(ctxOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
