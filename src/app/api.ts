@@ -6,7 +6,7 @@ import { apiTokenRoutes } from "../modules/api-tokens/routes.js";
 import { clientRoutes } from "../modules/clients/routes.js";
 import { companyRoutes } from "../modules/companies/routes.js";
 import { enterpriseAuthRoutes } from "../modules/identity/auth/enterprise-routes.js";
-import { productRoutes } from "../modules/products/products/routes.js";
+import { productsModuleRoutes } from "../modules/products/routes.js";
 import type { ModuleDeps } from "./deps.js";
 
 /**
@@ -21,7 +21,7 @@ export const enterpriseModules: FastifyPluginAsyncZod<ModuleDeps> = async (app, 
   await app.register(apiTokenRoutes, { prefix: "/api-tokens" });
   await app.register(companyRoutes, { prefix: "/companies" });
   await app.register(clientRoutes, { prefix: "/clients" });
-  await app.register(productRoutes, { prefix: "/products" });
+  await app.register(productsModuleRoutes, { prefix: "/products" });
   await app.register(agentRoutes, { prefix: "/agents" });
   await app.register(mcpRoutes, { prefix: "/mcp", ...deps });
   await app.register(accountingRoutes, { prefix: "/accounting" });

@@ -44,8 +44,8 @@ export const listProducts = defineTool({
       search: args.search || undefined,
       familyCode: args.family_code,
       isActive: args.is_active,
-      skip: args.offset,
       limit: args.limit,
+      offset: args.offset,
     });
     return { items: rows.map(toProductOut), total, limit: args.limit, offset: args.offset };
   },

@@ -8,8 +8,10 @@ import {
   familyOut,
   familyPage,
   familyUpdateBody,
+  fromFamilyCreateBody,
+  fromFamilyUpdateBody,
   toFamilyOut,
-} from "../products/schemas.js";
+} from "./schemas.js";
 import * as families from "./service.js";
 
 const tags = ["products"];
@@ -33,8 +35,8 @@ export const familyRoutes: FastifyPluginAsyncZod = async (app) => {
         companyId: q.company_id,
         search: q.search,
         includeInactive: q.include_inactive,
-        skip: q.skip,
         limit: q.limit,
+        offset: q.skip,
       });
       return { data: rows.map(toFamilyOut), total, skip: q.skip, limit: q.limit };
     },
@@ -66,13 +68,7 @@ export const familyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const b = request.body;
-      const row = await families.createFamily(ctxOf(request), {
-        companyId: b.company_id,
-        code: b.code,
-        name: b.name,
-        isActive: b.is_active,
-      });
+      const row = await families.createFamily(ctxOf(request), fromFamilyCreateBody(request.body));
       return reply.code(201).send(toFamilyOut(row));
     },
   );
@@ -89,14 +85,9 @@ export const familyRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: familyOut, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => {
-      const b = request.body;
-      const row = await families.updateFamily(ctxOf(request), request.params.id, {
-        code: b.code,
-        name: b.name,
-        isActive: b.is_active,
-      });
-      return toFamilyOut(row);
-    },
+    async (request) =>
+      toFamilyOut(
+        await families.updateFamily(ctxOf(request), request.params.id, fromFamilyUpdateBody(request.body)),
+      ),
   );
 };

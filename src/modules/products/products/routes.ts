@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { ctxOf } from "../../../platform/http/context.js";
-import { errorResponses } from "../../../platform/http/errors.js";
+import { errorResponses, noContent } from "../../../platform/http/errors.js";
 import { idParams } from "../../../platform/ids.js";
-import { familyRoutes } from "../families/routes.js";
 import {
   fromProductBody,
+  fromProductCreateBody,
   productCreateBody,
   productListQuery,
   productOut,
@@ -16,11 +15,8 @@ import {
 import * as products from "./service.js";
 
 const tags = ["products"];
-const noContent = { 204: z.null().describe("No content") };
 
 export const productRoutes: FastifyPluginAsyncZod = async (app) => {
-  await app.register(familyRoutes, { prefix: "/families" });
-
   app.get(
     "/",
     {
@@ -40,8 +36,8 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         familyCode: q.family_code,
         search: q.search,
         includeInactive: q.include_inactive,
-        skip: q.skip,
         limit: q.limit,
+        offset: q.skip,
       });
       return { data: rows.map(toProductOut), total, skip: q.skip, limit: q.limit };
     },
@@ -73,13 +69,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const b = request.body;
-      const row = await products.createProduct(ctxOf(request), {
-        ...fromProductBody(b),
-        reference: b.reference,
-        description: b.description,
-        companyId: b.company_id,
-      });
+      const row = await products.createProduct(ctxOf(request), fromProductCreateBody(request.body));
       return reply.code(201).send(toProductOut(row));
     },
   );
