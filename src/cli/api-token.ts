@@ -1,5 +1,5 @@
 import { SCOPE_PATTERN } from "../modules/api-tokens/scopes.js";
-import { createToken } from "../modules/api-tokens/service.js";
+import { createApiToken } from "../modules/api-tokens/service.js";
 import { findUserByEmail, permissionsOfUser } from "../modules/identity/users/repository.js";
 import type { Actor } from "../platform/auth/actor.js";
 import type { Db } from "../platform/db/client.js";
@@ -30,7 +30,7 @@ export async function createApiTokenFromCli(
   if (input.expiresDays !== undefined && !(input.expiresDays > 0))
     throw new Error("--expires-days must be a positive number");
   const expiresAt = input.expiresDays ? new Date(Date.now() + input.expiresDays * 86_400_000) : null;
-  const { token } = await createToken(
+  const { token } = await createApiToken(
     { db, tenantId: "cli", actor },
     { name: input.name, scopes: input.scopes, companyId: input.companyId ?? null, expiresAt },
   );

@@ -42,7 +42,7 @@ async function loadLedgerDemo(ctx: AuthedCtx, companyId: string): Promise<number
   if (!years.rows.some((y) => y.code === DEMO_YEAR.code)) {
     await createFiscalYear(ctx, { companyId, ...DEMO_YEAR });
   }
-  const contacts = await listContacts(ctx, { companyId, skip: 0, limit: 10_000 });
+  const contacts = await listContacts(ctx, { companyId, limit: 10_000, offset: 0 });
   for (const c of contacts.rows) {
     await ensureContactSubaccounts(ctx, { id: c.id, companyId, contactType: c.contactType, name: c.name });
   }

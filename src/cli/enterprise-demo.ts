@@ -13,11 +13,11 @@ import type { AuthedCtx } from "../platform/http/context.js";
 export const DEMO_COMPANY_TAX_ID = "B12345674";
 
 async function findDemoCompany(ctx: AuthedCtx) {
-  const { rows } = await companies.list(ctx, {
+  const { rows } = await companies.listCompanies(ctx, {
     search: DEMO_COMPANY_TAX_ID,
-    include_inactive: true,
-    skip: 0,
+    includeInactive: true,
     limit: 10,
+    offset: 0,
   });
   return rows.find((c) => c.taxId === DEMO_COMPANY_TAX_ID);
 }
@@ -33,7 +33,7 @@ export async function loadEnterpriseDemo(ctx: AuthedCtx): Promise<{ created: boo
     const existing = await findDemoCompany(txCtx);
     if (existing) return { created: false, companyId: existing.id };
 
-    const company = await companies.create(txCtx, {
+    const company = await companies.createCompany(txCtx, {
       name: "Construcciones Demo, S.L.",
       legalName: "Construcciones Demo, S.L.",
       taxId: DEMO_COMPANY_TAX_ID,

@@ -41,8 +41,8 @@ export const listContacts = defineTool({
       contactType: args.contact_type,
       search: args.search || undefined,
       isActive: args.is_active,
-      skip: args.offset,
       limit: args.limit,
+      offset: args.offset,
     });
     return { items: rows.map(toContactOut), total, limit: args.limit, offset: args.offset };
   },

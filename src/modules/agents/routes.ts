@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { ctxOf } from "../../platform/http/context.js";
-import { errorResponses } from "../../platform/http/errors.js";
+import { errorResponses, noContent } from "../../platform/http/errors.js";
 import { idParams } from "../../platform/ids.js";
 import {
   agentCreateBody,
@@ -10,12 +9,12 @@ import {
   agentPage,
   agentUpdateBody,
   fromAgentBody,
+  fromAgentCreateBody,
   toAgentOut,
 } from "./schemas.js";
 import * as agents from "./service.js";
 
 const tags = ["agents"];
-const noContent = { 204: z.null().describe("No content") };
 
 export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -35,8 +34,8 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         companyId: q.company_id,
         search: q.search,
         includeInactive: q.include_inactive,
-        skip: q.skip,
         limit: q.limit,
+        offset: q.skip,
       });
       return { data: rows.map(toAgentOut), total, skip: q.skip, limit: q.limit };
     },
@@ -68,13 +67,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const b = request.body;
-      const row = await agents.createAgent(ctxOf(request), {
-        ...fromAgentBody(b),
-        code: b.code,
-        name: b.name,
-        companyId: b.company_id,
-      });
+      const row = await agents.createAgent(ctxOf(request), fromAgentCreateBody(request.body));
       return reply.code(201).send(toAgentOut(row));
     },
   );

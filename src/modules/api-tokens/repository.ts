@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client.js";
+import { paginate } from "../../platform/db/paginate.js";
 import { queryOne } from "../../platform/db/sql.js";
 import { apiAccess, apiTokens } from "./tables.js";
 
@@ -54,18 +55,17 @@ export async function insertToken(
   return row;
 }
 
-export async function listTokens(db: Db, f: { where?: SQL; skip: number; limit: number }) {
-  const [rows, [{ total }]] = await Promise.all([
+export function listTokens(db: Db, f: { where?: SQL; limit: number; offset: number }) {
+  return paginate(
     db
       .select()
       .from(apiTokens)
       .where(f.where)
       .orderBy(asc(apiTokens.createdAt), asc(apiTokens.id))
       .limit(f.limit)
-      .offset(f.skip),
+      .offset(f.offset),
     db.select({ total: count() }).from(apiTokens).where(f.where),
-  ]);
-  return { rows, total: Number(total) };
+  );
 }
 
 export async function scopesOf(db: Db, tokenIds: string[]) {

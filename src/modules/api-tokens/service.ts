@@ -27,7 +27,7 @@ export interface CreateTokenInput {
 }
 
 /** Creates a token for the calling user; the secret is returned once and never stored. */
-export async function createToken(ctx: AuthedCtx, input: CreateTokenInput) {
+export async function createApiToken(ctx: AuthedCtx, input: CreateTokenInput) {
   const restricted = ctx.actor.companyId;
   let companyId = input.companyId ?? restricted ?? null;
   if (restricted && companyId !== restricted) throw new NotFoundError("Company");
@@ -57,12 +57,15 @@ export async function createToken(ctx: AuthedCtx, input: CreateTokenInput) {
 }
 
 /** Tokens visible to the caller: a company-restricted caller sees only its company's. */
-export async function list(ctx: AuthedCtx, q: { skip: number; limit: number; include_inactive: boolean }) {
+export async function listApiTokens(
+  ctx: AuthedCtx,
+  f: { includeInactive?: boolean; limit: number; offset: number },
+) {
   const where = and(
     ctx.actor.companyId ? eq(apiTokens.companyId, ctx.actor.companyId) : undefined,
-    q.include_inactive ? undefined : eq(apiTokens.active, true),
+    f.includeInactive ? undefined : eq(apiTokens.active, true),
   );
-  const { rows, total } = await listTokens(ctx.db, { where, skip: q.skip, limit: q.limit });
+  const { rows, total } = await listTokens(ctx.db, { where, limit: f.limit, offset: f.offset });
   const scopes = await scopesOf(
     ctx.db,
     rows.map((r) => r.id),
@@ -70,7 +73,7 @@ export async function list(ctx: AuthedCtx, q: { skip: number; limit: number; inc
   return { rows: rows.map((r) => ({ ...r, scopes: scopes.get(r.id) ?? [] })), total };
 }
 
-export async function deactivate(ctx: AuthedCtx, id: string) {
+export async function deactivateApiToken(ctx: AuthedCtx, id: string) {
   const row = await findToken(ctx.db, id);
   if (!row || (ctx.actor.companyId && row.companyId !== ctx.actor.companyId))
     throw new NotFoundError("API token");

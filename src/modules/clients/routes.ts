@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { ctxOf } from "../../platform/http/context.js";
-import { errorResponses } from "../../platform/http/errors.js";
+import { errorResponses, noContent } from "../../platform/http/errors.js";
 import { idParams } from "../../platform/ids.js";
 import {
   contactCreateBody,
@@ -10,12 +9,12 @@ import {
   contactPage,
   contactUpdateBody,
   fromContactBody,
+  fromContactCreateBody,
   toContactOut,
 } from "./schemas.js";
 import * as contacts from "./service.js";
 
 const tags = ["clients"];
-const noContent = { 204: z.null().describe("No content") };
 
 /** /api/clients: customers and suppliers (contacts). */
 export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -38,8 +37,8 @@ export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
         contactType: q.contact_type,
         search: q.search,
         includeInactive: q.include_inactive,
-        skip: q.skip,
         limit: q.limit,
+        offset: q.skip,
       });
       return { data: rows.map(toContactOut), total, skip: q.skip, limit: q.limit };
     },
@@ -73,13 +72,7 @@ export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const b = request.body;
-      const row = await contacts.createContact(ctxOf(request), {
-        ...fromContactBody(b),
-        contactType: b.contact_type,
-        name: b.name,
-        companyId: b.company_id,
-      });
+      const row = await contacts.createContact(ctxOf(request), fromContactCreateBody(request.body));
       return reply.code(201).send(toContactOut(row));
     },
   );

@@ -39,8 +39,8 @@ export interface ContactListFilters {
   /** Exactly this state when given; otherwise inactive ones only with includeInactive. */
   isActive?: boolean;
   includeInactive?: boolean;
-  skip: number;
   limit: number;
+  offset: number;
 }
 
 const DEFAULT_COUNTRY = "ES";
@@ -56,8 +56,8 @@ export function listContacts(ctx: AuthedCtx, f: ContactListFilters) {
     search: f.search,
     isActive: f.isActive,
     includeInactive: f.includeInactive ?? false,
-    skip: f.skip,
     limit: f.limit,
+    offset: f.offset,
   });
 }
 

@@ -9,6 +9,7 @@ import {
   companyPage,
   companyUpdateBody,
   fromCompanyBody,
+  fromCompanyCreateBody,
   toCompanyOut,
 } from "./schemas.js";
 import * as companies from "./service.js";
@@ -29,7 +30,12 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await companies.list(ctxOf(request), q);
+      const { rows, total } = await companies.listCompanies(ctxOf(request), {
+        search: q.search,
+        includeInactive: q.include_inactive,
+        limit: q.limit,
+        offset: q.skip,
+      });
       return { data: rows.map(toCompanyOut), total, skip: q.skip, limit: q.limit };
     },
   );
@@ -58,12 +64,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const b = request.body;
-      const row = await companies.create(ctxOf(request), {
-        ...fromCompanyBody(b),
-        name: b.name,
-        taxId: b.tax_id,
-      });
+      const row = await companies.createCompany(ctxOf(request), fromCompanyCreateBody(request.body));
       return reply.code(201).send(toCompanyOut(row));
     },
   );
@@ -80,6 +81,8 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      toCompanyOut(await companies.update(ctxOf(request), request.params.id, fromCompanyBody(request.body))),
+      toCompanyOut(
+        await companies.updateCompany(ctxOf(request), request.params.id, fromCompanyBody(request.body)),
+      ),
   );
 };
