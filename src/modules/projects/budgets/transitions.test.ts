@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp, type TestUser } from "../../../../test/helpers/app.js";
 import { TEST_ADMIN } from "../../../../test/helpers/constants.js";
-import { bringBudgetTo, createBudget } from "./test-fixtures.js";
+import { bringBudgetTo, createBudget } from "./test-support.js";
 import { allowedBudgetTransitions } from "./transitions.js";
 
 let t: TestApp;

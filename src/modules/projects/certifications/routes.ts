@@ -3,7 +3,6 @@ import { z } from "zod";
 import { ctxOf } from "../../../platform/http/context.js";
 import { errorResponses } from "../../../platform/http/errors.js";
 import { idParams } from "../../../platform/ids.js";
-import { changeEstado } from "./estado.js";
 import { certificationPdfFileName, renderCertificationPdf } from "./pdf.js";
 import {
   certificationCreateBody,
@@ -17,6 +16,7 @@ import {
   toCertificationSummaryOut,
 } from "./schemas.js";
 import * as certifications from "./service.js";
+import { changeEstado } from "./transitions.js";
 
 const tags = ["certifications"];
 const noContent = { 204: z.null().describe("No content") };
