@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { ctxOf } from "../../../platform/http/context.js";
-import { errorResponses } from "../../../platform/http/errors.js";
+import { errorResponses, noContent } from "../../../platform/http/errors.js";
 import {
   activityCreateBody,
   activityEstadoBody,
@@ -10,12 +9,13 @@ import {
   activityPage,
   activityParams,
   activityUpdateBody,
+  fromActivityBody,
+  fromActivityCreateBody,
   toActivityOut,
 } from "./schemas.js";
 import * as activities from "./service.js";
 
 const tags = ["activities"];
-const noContent = { 204: z.null().describe("No content") };
 
 export const activityRoutesV1: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -68,7 +68,13 @@ export const activityRoutesV1: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(toActivityOut(await activities.createActivity(ctxOf(request), request.body))),
+      reply
+        .code(201)
+        .send(
+          toActivityOut(
+            await activities.createActivity(ctxOf(request), fromActivityCreateBody(request.body)),
+          ),
+        ),
   );
 
   app.put(
@@ -84,7 +90,9 @@ export const activityRoutesV1: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      toActivityOut(await activities.updateActivity(ctxOf(request), request.params.id, request.body)),
+      toActivityOut(
+        await activities.updateActivity(ctxOf(request), request.params.id, fromActivityBody(request.body)),
+      ),
   );
 
   app.delete(

@@ -1,15 +1,14 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ctxOf } from "../../../platform/http/context.js";
-import { BadRequestError, errorResponses } from "../../../platform/http/errors.js";
+import { BadRequestError, errorResponses, noContent } from "../../../platform/http/errors.js";
 import { idParams } from "../../../platform/ids.js";
 import type { FileStorage } from "../../../platform/storage.js";
-import { attachmentOut, attachmentParams, toAttachmentOut } from "../costs/schemas.js";
 import { attachmentDisposition } from "./file-types.js";
+import { attachmentOut, attachmentParams, toAttachmentOut } from "./schemas.js";
 import * as attachments from "./service.js";
 
 const tags = ["accounting"];
-const noContent = { 204: z.null().describe("No content") };
 
 export const attachmentRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> = async (app, { storage }) => {
   app.get(
@@ -23,7 +22,8 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> =
         response: { 200: z.array(attachmentOut), ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => (await attachments.list(ctxOf(request), request.params.id)).map(toAttachmentOut),
+    async (request) =>
+      (await attachments.listAttachments(ctxOf(request), request.params.id)).map(toAttachmentOut),
   );
 
   app.post(
@@ -51,7 +51,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> =
           `The file must be sent in the multipart part \`file\`, not \`${file.fieldname}\``,
         );
       }
-      const row = await attachments.add(ctxOf(request), storage, request.params.id, {
+      const row = await attachments.addAttachment(ctxOf(request), storage, request.params.id, {
         fileName: file.filename,
         content,
       });
@@ -73,7 +73,12 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> =
     },
     async (request, reply) => {
       const { id, attachment_id } = request.params;
-      const { attachment, content } = await attachments.download(ctxOf(request), storage, id, attachment_id);
+      const { attachment, content } = await attachments.downloadAttachment(
+        ctxOf(request),
+        storage,
+        id,
+        attachment_id,
+      );
       return reply
         .type(attachment.contentType)
         .header("content-disposition", attachmentDisposition(attachment.fileName))
@@ -95,7 +100,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> =
     },
     async (request, reply) => {
       const { id, attachment_id } = request.params;
-      await attachments.remove(ctxOf(request), storage, id, attachment_id);
+      await attachments.removeAttachment(ctxOf(request), storage, id, attachment_id);
       return reply.code(204).send(null);
     },
   );

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { ctxOf } from "../../../platform/http/context.js";
-import { errorResponses } from "../../../platform/http/errors.js";
+import { errorResponses, noContent } from "../../../platform/http/errors.js";
 import { v1ListQuery } from "../../../platform/http/pagination.js";
 import { duplicateBudget } from "./duplicate.js";
 import {
@@ -13,6 +12,8 @@ import {
   budgetParams,
   budgetUpdateBody,
   duplicateBody,
+  fromBudgetBody,
+  fromBudgetCreateBody,
   historyPage,
   toBudgetOut,
   toHistoryOut,
@@ -20,7 +21,6 @@ import {
 import * as budgets from "./service.js";
 
 const tags = ["budgets"];
-const noContent = { 204: z.null().describe("No content") };
 const out = (v: budgets.BudgetView) => toBudgetOut(v.row, v.totals);
 
 export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
@@ -37,7 +37,12 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await budgets.listBudgets(ctxOf(request), q);
+      const { rows, total } = await budgets.listBudgets(ctxOf(request), {
+        search: q.search,
+        estado: q.estado,
+        limit: q.limit,
+        offset: q.offset,
+      });
       return { data: rows.map(out), total, limit: q.limit, offset: q.offset };
     },
   );
@@ -68,7 +73,9 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(out(await budgets.createBudget(ctxOf(request), request.body))),
+      reply
+        .code(201)
+        .send(out(await budgets.createBudget(ctxOf(request), fromBudgetCreateBody(request.body)))),
   );
 
   app.put(
@@ -84,7 +91,7 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      out(await budgets.updateBudget(ctxOf(request), request.params.budget_id, request.body)),
+      out(await budgets.updateBudget(ctxOf(request), request.params.budget_id, fromBudgetBody(request.body))),
   );
 
   app.delete(
@@ -155,7 +162,10 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await budgets.budgetHistory(ctxOf(request), request.params.budget_id, q);
+      const { rows, total } = await budgets.listBudgetHistory(ctxOf(request), request.params.budget_id, {
+        limit: q.limit,
+        offset: q.offset,
+      });
       return { data: rows.map(toHistoryOut), total, limit: q.limit, offset: q.offset };
     },
   );

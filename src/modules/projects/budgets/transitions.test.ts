@@ -14,7 +14,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const STATES = ["borrador", "aprobado", "en_ejecucion", "finalizado", "cancelado"];
+const STATES = ["borrador", "aprobado", "en_ejecucion", "finalizado", "cancelado"] as const;
 const ALLOWED: Record<string, string[]> = {
   borrador: ["aprobado", "cancelado"],
   aprobado: ["en_ejecucion", "cancelado"],

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ctxOf } from "../../../platform/http/context.js";
-import { errorResponses } from "../../../platform/http/errors.js";
+import { errorResponses, noContent } from "../../../platform/http/errors.js";
 import { idParams } from "../../../platform/ids.js";
 import { certificationPdfFileName, renderCertificationPdf } from "./pdf.js";
 import {
@@ -12,14 +12,13 @@ import {
   certificationPage,
   certificationUpdateBody,
   fromCertificationBody,
+  fromCertificationCreateBody,
   toCertificationOut,
   toCertificationSummaryOut,
 } from "./schemas.js";
 import * as certifications from "./service.js";
-import { changeEstado } from "./transitions.js";
 
 const tags = ["certifications"];
-const noContent = { 204: z.null().describe("No content") };
 
 export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -35,7 +34,7 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await certifications.list(ctxOf(request), {
+      const { rows, total } = await certifications.listCertifications(ctxOf(request), {
         budgetId: q.budget_id,
         estado: q.estado,
         limit: q.limit,
@@ -56,7 +55,8 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: certificationOut, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => toCertificationOut(await certifications.get(ctxOf(request), request.params.id)),
+    async (request) =>
+      toCertificationOut(await certifications.getCertification(ctxOf(request), request.params.id)),
   );
 
   app.post(
@@ -71,8 +71,10 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const input = { ...fromCertificationBody(request.body), budgetId: request.body.budget_id };
-      const view = await certifications.create(ctxOf(request), input);
+      const view = await certifications.createCertification(
+        ctxOf(request),
+        fromCertificationCreateBody(request.body),
+      );
       return reply.code(201).send(toCertificationOut(view));
     },
   );
@@ -91,7 +93,11 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       toCertificationOut(
-        await certifications.update(ctxOf(request), request.params.id, fromCertificationBody(request.body)),
+        await certifications.updateCertification(
+          ctxOf(request),
+          request.params.id,
+          fromCertificationBody(request.body),
+        ),
       ),
   );
 
@@ -107,7 +113,7 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await certifications.remove(ctxOf(request), request.params.id);
+      await certifications.deleteCertification(ctxOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -126,7 +132,13 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      toCertificationOut(await changeEstado(ctxOf(request), request.params.id, request.body.estado)),
+      toCertificationOut(
+        await certifications.changeCertificationEstado(
+          ctxOf(request),
+          request.params.id,
+          request.body.estado,
+        ),
+      ),
   );
 
   app.get(
@@ -145,7 +157,7 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const view = await certifications.get(ctxOf(request), request.params.id);
+      const view = await certifications.getCertification(ctxOf(request), request.params.id);
       const pdf = await renderCertificationPdf(view);
       return reply
         .type("application/pdf")

@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { ctxOf } from "../../../platform/http/context.js";
-import { errorResponses } from "../../../platform/http/errors.js";
+import { errorResponses, noContent } from "../../../platform/http/errors.js";
 import { moveItem } from "./move.js";
 import {
+  fromItemBody,
+  fromItemCreateBody,
+  fromMoveBody,
   itemCreateBody,
   itemDeleteQuery,
   itemDetailOut,
@@ -18,7 +20,6 @@ import {
 import * as items from "./service.js";
 
 const tags = ["budget-items"];
-const noContent = { 204: z.null().describe("No content") };
 
 export const budgetItemRoutesV1: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -34,7 +35,15 @@ export const budgetItemRoutesV1: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await items.listItems(ctxOf(request), q);
+      const { rows, total } = await items.listItems(ctxOf(request), {
+        budgetId: q.budget_id,
+        tree: q.tree,
+        parentId: q.parent_id,
+        kind: q.kind,
+        search: q.search,
+        limit: q.limit,
+        offset: q.offset,
+      });
       return { data: rows.map(toItemNodeOut), total, limit: q.limit, offset: q.offset };
     },
   );
@@ -65,7 +74,9 @@ export const budgetItemRoutesV1: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(toItemDetailOut(await items.createItem(ctxOf(request), request.body))),
+      reply
+        .code(201)
+        .send(toItemDetailOut(await items.createItem(ctxOf(request), fromItemCreateBody(request.body)))),
   );
 
   app.put(
@@ -81,7 +92,7 @@ export const budgetItemRoutesV1: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      toItemDetailOut(await items.updateItem(ctxOf(request), request.params.id, request.body)),
+      toItemDetailOut(await items.updateItem(ctxOf(request), request.params.id, fromItemBody(request.body))),
   );
 
   app.delete(
@@ -114,6 +125,7 @@ export const budgetItemRoutesV1: FastifyPluginAsyncZod = async (app) => {
         response: { 200: itemDetailOut, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => toItemDetailOut(await moveItem(ctxOf(request), request.params.id, request.body)),
+    async (request) =>
+      toItemDetailOut(await moveItem(ctxOf(request), request.params.id, fromMoveBody(request.body))),
   );
 };
