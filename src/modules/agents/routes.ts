@@ -25,7 +25,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "List sales agents",
         querystring: agentListQuery,
-        response: { 200: agentPage, ...errorResponses(400, 401, 403) },
+        response: { 200: agentPage },
       },
     },
     async (request) => {
@@ -49,7 +49,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Sales agent detail",
         params: idParams,
-        response: { 200: agentOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: agentOut, ...errorResponses(404) },
       },
     },
     async (request) => toAgentOut(await agents.getAgent(ctxOf(request), request.params.id)),
@@ -63,7 +63,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Create a sales agent",
         body: agentCreateBody,
-        response: { 201: agentOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: agentOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -81,7 +81,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Update a sales agent",
         params: idParams,
         body: agentUpdateBody,
-        response: { 200: agentOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: agentOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>
@@ -96,7 +96,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Deactivate a sales agent (it stays on the contacts that reference it)",
         params: idParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404) },
+        response: { ...noContent, ...errorResponses(404) },
       },
     },
     async (request, reply) => {

@@ -23,7 +23,7 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Create an API token (the secret is returned once)",
         body: tokenCreateBody,
-        response: { 201: tokenCreatedOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 201: tokenCreatedOut, ...errorResponses(404) },
       },
     },
     async (request, reply) => {
@@ -42,7 +42,7 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "List API tokens (never their secret)",
         querystring: tokenListQuery,
-        response: { 200: tokenPage, ...errorResponses(400, 401, 403) },
+        response: { 200: tokenPage },
       },
     },
     async (request) => {
@@ -63,7 +63,7 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Deactivate an API token",
         params: idParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404) },
+        response: { ...noContent, ...errorResponses(404) },
       },
     },
     async (request, reply) => {

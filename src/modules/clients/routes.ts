@@ -27,7 +27,7 @@ export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "List contacts (customers and suppliers)",
         description: "Search matches the code, name, legal name, tax ID and e-mail.",
         querystring: contactListQuery,
-        response: { 200: contactPage, ...errorResponses(400, 401, 403) },
+        response: { 200: contactPage },
       },
     },
     async (request) => {
@@ -52,7 +52,7 @@ export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Contact detail",
         params: idParams,
-        response: { 200: contactOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: contactOut, ...errorResponses(404) },
       },
     },
     async (request) => toContactOut(await contacts.getContact(ctxOf(request), request.params.id)),
@@ -68,7 +68,7 @@ export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           "Customers get a 430 subaccount and suppliers a 400 subaccount in every open fiscal year of the company.",
         body: contactCreateBody,
-        response: { 201: contactOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: contactOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -86,7 +86,7 @@ export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Update a contact",
         params: idParams,
         body: contactUpdateBody,
-        response: { 200: contactOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: contactOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>
@@ -103,7 +103,7 @@ export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Deactivate a contact (its documents and subaccounts stay)",
         params: idParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404) },
+        response: { ...noContent, ...errorResponses(404) },
       },
     },
     async (request, reply) => {

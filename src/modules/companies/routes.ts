@@ -25,7 +25,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "List companies",
         querystring: companyListQuery,
-        response: { 200: companyPage, ...errorResponses(400, 401, 403) },
+        response: { 200: companyPage },
       },
     },
     async (request) => {
@@ -47,7 +47,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Company detail",
         params: idParams,
-        response: { 200: companyOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: companyOut, ...errorResponses(404) },
       },
     },
     async (request) => toCompanyOut(await companies.getCompany(ctxOf(request), request.params.id)),
@@ -60,7 +60,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Create a company",
         body: companyCreateBody,
-        response: { 201: companyOut, ...errorResponses(400, 401, 403, 409) },
+        response: { 201: companyOut, ...errorResponses(409) },
       },
     },
     async (request, reply) => {
@@ -77,7 +77,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Update a company",
         params: idParams,
         body: companyUpdateBody,
-        response: { 200: companyOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: companyOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>

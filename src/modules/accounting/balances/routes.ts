@@ -26,7 +26,7 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Balances per subaccount, rolled up to accounts, subgroups and groups",
         querystring: balancesQuery,
-        response: { 200: balancesOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: balancesOut, ...errorResponses(404) },
       },
     },
     async (request) => {
@@ -50,7 +50,7 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Balance of one group, subgroup, account or subaccount",
         params: z.object({ account_code: accountCodeParam }),
         querystring: balancesQuery.omit({ account_code: true }),
-        response: { 200: accountBalanceOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: accountBalanceOut, ...errorResponses(404) },
       },
     },
     async (request) => {
@@ -73,7 +73,7 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Trial balance (sumas y saldos) per subaccount for a period of a fiscal year",
         querystring: trialBalanceQuery,
-        response: { 200: trialBalanceOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: trialBalanceOut, ...errorResponses(404) },
       },
     },
     async (request) => {

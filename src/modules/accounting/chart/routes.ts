@@ -27,7 +27,7 @@ export const chartRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Chart of accounts of the fiscal years (groups, subgroups and accounts)",
         description: "search: a code prefix when digits, else part of the name.",
         querystring: accountListQuery,
-        response: { 200: accountPage, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: accountPage, ...errorResponses(404) },
       },
     },
     async (request) => {
@@ -53,7 +53,7 @@ export const chartRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "List subaccounts",
         description: "account_code: subaccounts whose code starts with it (430 -> every customer).",
         querystring: subaccountListQuery,
-        response: { 200: subaccountPage, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: subaccountPage, ...errorResponses(404) },
       },
     },
     async (request) => {
@@ -80,7 +80,7 @@ export const chartRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Subaccount detail",
         params: idParams,
-        response: { 200: subaccountOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: subaccountOut, ...errorResponses(404) },
       },
     },
     async (request) => toSubaccountOut(await chart.getSubaccount(ctxOf(request), request.params.id)),
@@ -97,7 +97,7 @@ export const chartRoutes: FastifyPluginAsyncZod = async (app) => {
           "The code has the company's subaccount_length digits and starts with the code of an account " +
           "(3 digits or more) of the fiscal year.",
         body: subaccountCreateBody,
-        response: { 201: subaccountOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: subaccountOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {

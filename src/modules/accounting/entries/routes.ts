@@ -26,7 +26,7 @@ export const entryRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "List journal entries (without their lines)",
         description: "search: part of the concept, or an entry number.",
         querystring: entryListQuery,
-        response: { 200: entryPage, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: entryPage, ...errorResponses(404) },
       },
     },
     async (request) => {
@@ -55,7 +55,7 @@ export const entryRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Journal entry with its lines",
         params: idParams,
-        response: { 200: entryOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: entryOut, ...errorResponses(404) },
       },
     },
     async (request) => toEntryOut(await entries.getEntry(ctxOf(request), request.params.id)),
@@ -73,7 +73,7 @@ export const entryRoutes: FastifyPluginAsyncZod = async (app) => {
           "credits. The entry gets the next number of its fiscal year and is immutable once posted: " +
           "correct it with POST /entries/{id}/reverse. A closed fiscal year is a 409.",
         body: entryCreateBody,
-        response: { 201: entryOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: entryOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -92,7 +92,7 @@ export const entryRoutes: FastifyPluginAsyncZod = async (app) => {
         description: "An entry can be reversed once; a second reversal is a 409.",
         params: idParams,
         body: entryReverseBody,
-        response: { 201: entryOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: entryOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {

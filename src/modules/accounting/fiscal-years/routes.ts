@@ -24,7 +24,7 @@ export const fiscalYearRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "List fiscal years",
         querystring: fiscalYearListQuery,
-        response: { 200: fiscalYearPage, ...errorResponses(400, 401, 403) },
+        response: { 200: fiscalYearPage },
       },
     },
     async (request) => {
@@ -48,7 +48,7 @@ export const fiscalYearRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Fiscal year detail",
         params: idParams,
-        response: { 200: fiscalYearOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: fiscalYearOut, ...errorResponses(404) },
       },
     },
     async (request) => toFiscalYearOut(await fiscalYears.getFiscalYear(ctxOf(request), request.params.id)),
@@ -65,7 +65,7 @@ export const fiscalYearRoutes: FastifyPluginAsyncZod = async (app) => {
           "Also carries over the previous year's customer and supplier subaccounts. " +
           "A year overlapping another of the company is a 409.",
         body: fiscalYearCreateBody,
-        response: { 201: fiscalYearOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: fiscalYearOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -84,7 +84,7 @@ export const fiscalYearRoutes: FastifyPluginAsyncZod = async (app) => {
         description: "No entry can be posted into a closed year.",
         params: idParams,
         body: fiscalYearStateBody,
-        response: { 200: fiscalYearOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: fiscalYearOut, ...errorResponses(404) },
       },
     },
     async (request) =>

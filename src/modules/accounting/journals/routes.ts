@@ -23,7 +23,7 @@ export const journalRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "List journals",
         querystring: journalListQuery,
-        response: { 200: journalPage, ...errorResponses(400, 401, 403) },
+        response: { 200: journalPage },
       },
     },
     async (request) => {
@@ -48,7 +48,7 @@ export const journalRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Journal detail",
         params: idParams,
-        response: { 200: journalOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: journalOut, ...errorResponses(404) },
       },
     },
     async (request) => toJournalOut(await journals.getJournal(ctxOf(request), request.params.id)),
@@ -62,7 +62,7 @@ export const journalRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Create a journal",
         body: journalCreateBody,
-        response: { 201: journalOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: journalOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {

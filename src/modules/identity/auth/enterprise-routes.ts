@@ -16,7 +16,7 @@ export const enterpriseAuthRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> 
         tags,
         summary: "Log in with e-mail and password",
         body: loginBody,
-        response: { 200: tokenPairOut, ...errorResponses(400, 401, 429) },
+        response: { 200: tokenPairOut, ...errorResponses(401, 429) },
       },
     },
     async (request) =>
@@ -35,7 +35,7 @@ export const enterpriseAuthRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> 
         tags,
         summary: "Exchange a refresh token for a new pair (the old one is spent)",
         body: refreshBody,
-        response: { 200: tokenPairOut, ...errorResponses(400, 401) },
+        response: { 200: tokenPairOut, ...errorResponses(401) },
       },
     },
     async (request) => toTokenPairOut(await auth.refresh(publicCtxOf(request), request.body.refresh_token)),
@@ -48,7 +48,7 @@ export const enterpriseAuthRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> 
         tags,
         summary: "Log out: the access token and the session's refresh tokens stop working",
         body: logoutBody,
-        response: { ...noContent, ...errorResponses(400, 401) },
+        response: { ...noContent },
       },
     },
     async (request, reply) => {

@@ -26,7 +26,7 @@ export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         description:
           "Wrong e-mail or password and inactive users all get the same 401. 5 failures in 15 minutes -> 429.",
         body: loginBody,
-        response: { 200: tokenPairV1, ...errorResponses(400, 401, 429) },
+        response: { 200: tokenPairV1, ...errorResponses(401, 429) },
       },
     },
     async (request) => {
@@ -47,7 +47,7 @@ export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         summary: "Exchange a refresh token for a new pair",
         description: "The refresh token is spent; presenting it again revokes the whole session.",
         body: refreshBody,
-        response: { 200: tokenPairV1, ...errorResponses(400, 401) },
+        response: { 200: tokenPairV1, ...errorResponses(401) },
       },
     },
     async (request) => toTokenPairV1(await auth.refresh(publicCtxOf(request), request.body.refresh_token)),
@@ -61,7 +61,7 @@ export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         tags,
         summary: "Log out: the access token and the session's refresh tokens stop working",
         body: logoutBody,
-        response: { ...noContent, ...errorResponses(400, 401) },
+        response: { ...noContent },
       },
     },
     async (request, reply) => {
@@ -77,7 +77,7 @@ export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
       schema: {
         tags,
         summary: "Revoke every token of the caller, on every device",
-        response: { ...noContent, ...errorResponses(401) },
+        response: { ...noContent },
       },
     },
     async (request, reply) => {
@@ -95,7 +95,7 @@ export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         tags,
         summary: "Login attempts, newest first",
         querystring: loginAuditQuery,
-        response: { 200: loginAuditPage, ...errorResponses(400, 401, 403) },
+        response: { 200: loginAuditPage },
       },
     },
     async (request) => {

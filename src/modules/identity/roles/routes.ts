@@ -30,7 +30,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "List roles",
         querystring: roleListQuery,
-        response: { 200: rolePage, ...errorResponses(400, 401, 403) },
+        response: { 200: rolePage },
       },
     },
     async (request) => {
@@ -52,7 +52,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Role detail with its permissions",
         params: idParams,
-        response: { 200: roleOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: roleOut, ...errorResponses(404) },
       },
     },
     async (request) => toRoleOut(await roles.getRole(ctxOf(request), request.params.id)),
@@ -66,7 +66,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Create a role",
         body: roleBody,
-        response: { 201: roleOut, ...errorResponses(400, 401, 403, 409) },
+        response: { 201: roleOut, ...errorResponses(409) },
       },
     },
     async (request, reply) =>
@@ -82,7 +82,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
         summary: "Edit a role",
         params: idParams,
         body: roleUpdateBody,
-        response: { 200: roleOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: roleOut, ...errorResponses(404, 409) },
       },
     },
     async (request) => toRoleOut(await roles.updateRole(ctxOf(request), request.params.id, request.body)),
@@ -96,7 +96,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Delete a role (409 while users hold it; the built-in admin role can't be deleted)",
         params: idParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { ...noContent, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -113,7 +113,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Permissions of a role",
         params: idParams,
-        response: { 200: z.array(permissionOut), ...errorResponses(400, 401, 403, 404) },
+        response: { 200: z.array(permissionOut), ...errorResponses(404) },
       },
     },
     async (request) =>
@@ -129,7 +129,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
         summary: "Add a permission to a role, by permission_id or by modulo and accion",
         params: idParams,
         body: addPermissionBody,
-        response: { 200: roleOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: roleOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>
@@ -146,7 +146,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Remove a permission from a role",
         params: rolePermissionParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { ...noContent, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -162,7 +162,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: "The permission catalog",
-        response: { 200: z.array(permissionOut), ...errorResponses(401, 403) },
+        response: { 200: z.array(permissionOut) },
       },
     },
     async (request) => (await roles.listPermissionCatalog(ctxOf(request))).map(toPermissionOut),

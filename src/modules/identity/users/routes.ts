@@ -29,7 +29,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
       schema: {
         tags,
         summary: "The authenticated user, with roles and effective permissions",
-        response: { 200: meOut, ...errorResponses(401) },
+        response: { 200: meOut },
       },
     },
     async (request) => {
@@ -46,7 +46,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         tags,
         summary: "Change the caller's password (other sessions are logged out)",
         body: passwordChangeBody,
-        response: { ...noContent, ...errorResponses(400, 401) },
+        response: { ...noContent },
       },
     },
     async (request, reply) => {
@@ -63,7 +63,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         tags,
         summary: "List users",
         querystring: userListQuery,
-        response: { 200: userPage, ...errorResponses(400, 401, 403) },
+        response: { 200: userPage },
       },
     },
     async (request) => {
@@ -87,7 +87,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         tags,
         summary: "User detail",
         params: idParams,
-        response: { 200: userOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: userOut, ...errorResponses(404) },
       },
     },
     async (request) => toUserOut(await users.getUser(ctxOf(request), request.params.id)),
@@ -101,7 +101,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         tags,
         summary: "Create a user",
         body: userCreateBody,
-        response: { 201: userOut, ...errorResponses(400, 401, 403, 409) },
+        response: { 201: userOut, ...errorResponses(409) },
       },
     },
     async (request, reply) => {
@@ -119,7 +119,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         summary: "Update a user (deactivating or setting a password revokes the user's tokens)",
         params: idParams,
         body: userUpdateBody,
-        response: { 200: userOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: userOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>
@@ -134,7 +134,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         tags,
         summary: "Deactivate a user and revoke its tokens (the last active administrator can't be)",
         params: idParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { ...noContent, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -151,7 +151,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         tags,
         summary: "Revoke every token of a user",
         params: idParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404) },
+        response: { ...noContent, ...errorResponses(404) },
       },
     },
     async (request, reply) => {
@@ -171,7 +171,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         summary: "Assign a role to a user",
         params: idParams,
         body: assignRoleBody,
-        response: { 200: userOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: userOut, ...errorResponses(404) },
       },
     },
     async (request) =>
@@ -186,7 +186,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         tags,
         summary: "Remove a role from a user",
         params: userRoleParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { ...noContent, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {

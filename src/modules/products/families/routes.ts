@@ -26,7 +26,7 @@ export const familyRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "List product families",
         querystring: familyListQuery,
-        response: { 200: familyPage, ...errorResponses(400, 401, 403) },
+        response: { 200: familyPage },
       },
     },
     async (request) => {
@@ -50,7 +50,7 @@ export const familyRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Product family detail",
         params: idParams,
-        response: { 200: familyOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: familyOut, ...errorResponses(404) },
       },
     },
     async (request) => toFamilyOut(await families.getFamily(ctxOf(request), request.params.id)),
@@ -64,7 +64,7 @@ export const familyRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Create a product family",
         body: familyCreateBody,
-        response: { 201: familyOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: familyOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -82,7 +82,7 @@ export const familyRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Update a product family (a new code carries over to its products)",
         params: idParams,
         body: familyUpdateBody,
-        response: { 200: familyOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: familyOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>

@@ -26,7 +26,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "List products",
         description: "Search matches the reference and the description.",
         querystring: productListQuery,
-        response: { 200: productPage, ...errorResponses(400, 401, 403) },
+        response: { 200: productPage },
       },
     },
     async (request) => {
@@ -51,7 +51,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Product detail",
         params: idParams,
-        response: { 200: productOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: productOut, ...errorResponses(404) },
       },
     },
     async (request) => toProductOut(await products.getProduct(ctxOf(request), { id: request.params.id })),
@@ -65,7 +65,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Create a product",
         body: productCreateBody,
-        response: { 201: productOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: productOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -83,7 +83,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Update a product",
         params: idParams,
         body: productUpdateBody,
-        response: { 200: productOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: productOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>
@@ -100,7 +100,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Deactivate a product",
         params: idParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404) },
+        response: { ...noContent, ...errorResponses(404) },
       },
     },
     async (request, reply) => {

@@ -26,7 +26,7 @@ export const activityRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "List activities with their planned and earned value",
         querystring: activityListQuery,
-        response: { 200: activityPage, ...errorResponses(400, 401, 403) },
+        response: { 200: activityPage },
       },
     },
     async (request) => {
@@ -50,7 +50,7 @@ export const activityRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Activity detail",
         params: activityParams,
-        response: { 200: activityOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: activityOut, ...errorResponses(404) },
       },
     },
     async (request) => toActivityOut(await activities.getActivity(ctxOf(request), request.params.id)),
@@ -64,7 +64,7 @@ export const activityRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Create an activity of a budget",
         body: activityCreateBody,
-        response: { 201: activityOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: activityOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) =>
@@ -86,7 +86,7 @@ export const activityRoutesV1: FastifyPluginAsyncZod = async (app) => {
         summary: "Update an activity (budget_item_ids, when sent, replaces the links)",
         params: activityParams,
         body: activityUpdateBody,
-        response: { 200: activityOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: activityOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>
@@ -103,7 +103,7 @@ export const activityRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Delete an activity",
         params: activityParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { ...noContent, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -121,7 +121,7 @@ export const activityRoutesV1: FastifyPluginAsyncZod = async (app) => {
         summary: "Change the state: pendiente -> en_curso -> completada; completada -> en_curso reopens",
         params: activityParams,
         body: activityEstadoBody,
-        response: { 200: activityOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: activityOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>

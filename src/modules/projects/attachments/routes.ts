@@ -19,7 +19,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> =
         tags,
         summary: "Attachments of a cost entry",
         params: idParams,
-        response: { 200: z.array(attachmentOut), ...errorResponses(400, 401, 403, 404) },
+        response: { 200: z.array(attachmentOut), ...errorResponses(404) },
       },
     },
     async (request) =>
@@ -38,7 +38,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> =
           "both checked; otherwise 415), at most MAX_UPLOAD_MB (otherwise 413 and nothing is stored).",
         consumes: ["multipart/form-data"],
         params: idParams,
-        response: { 201: attachmentOut, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+        response: { 201: attachmentOut, ...errorResponses(404, 409, 413, 415) },
       },
     },
     async (request, reply) => {
@@ -68,7 +68,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> =
         summary: "Download an attachment (its original name and content type)",
         params: attachmentParams,
         produces: ["application/pdf", "image/png", "image/jpeg", "application/xml", "text/csv"],
-        response: { 200: z.any().describe("The file"), ...errorResponses(400, 401, 403, 404) },
+        response: { 200: z.any().describe("The file"), ...errorResponses(404) },
       },
     },
     async (request, reply) => {
@@ -95,7 +95,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> =
         tags,
         summary: "Delete an attachment and its file",
         params: attachmentParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { ...noContent, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {

@@ -32,7 +32,7 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "List budgets with their totals",
         querystring: budgetListQuery,
-        response: { 200: budgetPage, ...errorResponses(400, 401, 403) },
+        response: { 200: budgetPage },
       },
     },
     async (request) => {
@@ -55,7 +55,7 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Budget detail with pem, pec, discounted, vat and total",
         params: budgetParams,
-        response: { 200: budgetOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: budgetOut, ...errorResponses(404) },
       },
     },
     async (request) => out(await budgets.getBudget(ctxOf(request), request.params.budget_id)),
@@ -69,7 +69,7 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Create a budget (estado borrador)",
         body: budgetCreateBody,
-        response: { 201: budgetOut, ...errorResponses(400, 401, 403, 409) },
+        response: { 201: budgetOut, ...errorResponses(409) },
       },
     },
     async (request, reply) =>
@@ -87,7 +87,7 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
         summary: "Update a budget (409 when finalizado or cancelado)",
         params: budgetParams,
         body: budgetUpdateBody,
-        response: { 200: budgetOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: budgetOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>
@@ -102,7 +102,7 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Delete a borrador budget and everything in it (other states: 409)",
         params: budgetParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { ...noContent, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -120,7 +120,7 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
         summary: "Copy a budget, its items, measurements and decompositions into a new borrador budget",
         params: budgetParams,
         body: duplicateBody,
-        response: { 201: budgetOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: budgetOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -141,7 +141,7 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
           "borrador or aprobado -> cancelado. Any other move: 409 whose `allowed` lists the reachable states.",
         params: budgetParams,
         body: budgetEstadoBody,
-        response: { 200: budgetOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: budgetOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>
@@ -157,7 +157,7 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
         summary: "State changes of a budget: who, when, from, to",
         params: budgetParams,
         querystring: v1ListQuery,
-        response: { 200: historyPage, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: historyPage, ...errorResponses(404) },
       },
     },
     async (request) => {

@@ -29,7 +29,7 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "List certifications",
         querystring: certificationListQuery,
-        response: { 200: certificationPage, ...errorResponses(400, 401, 403) },
+        response: { 200: certificationPage },
       },
     },
     async (request) => {
@@ -52,7 +52,7 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Certification with its lines (to origin, previous, this period) and totals",
         params: idParams,
-        response: { 200: certificationOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: certificationOut, ...errorResponses(404) },
       },
     },
     async (request) =>
@@ -67,7 +67,7 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Create the next certification of a budget in en_ejecucion",
         body: certificationCreateBody,
-        response: { 201: certificationOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: certificationOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -88,7 +88,7 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Update a certification in borrador (its lines are replaced)",
         params: idParams,
         body: certificationUpdateBody,
-        response: { 200: certificationOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: certificationOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>
@@ -109,7 +109,7 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Delete the newest certification of its budget, while in borrador",
         params: idParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { ...noContent, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -128,7 +128,7 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
         description: "Setting validada or rechazada also requires certifications:validar.",
         params: idParams,
         body: certificationEstadoBody,
-        response: { 200: certificationOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: certificationOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>
@@ -152,7 +152,7 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
         produces: ["application/pdf"],
         response: {
           200: z.any().describe("application/pdf document"),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(404),
         },
       },
     },

@@ -30,7 +30,7 @@ export const costEntryRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> = 
         summary:
           "Budgeted, certified and actual cost per chapter and item of a budget, with margin and deviation",
         querystring: summaryQuery,
-        response: { 200: costSummaryOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: costSummaryOut, ...errorResponses(404) },
       },
     },
     async (request) => toCostSummaryOut(await costs.getCostSummary(ctxOf(request), request.query.budget_id)),
@@ -44,7 +44,7 @@ export const costEntryRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> = 
         tags,
         summary: "List cost entries",
         querystring: costEntryListQuery,
-        response: { 200: costEntryPage, ...errorResponses(400, 401, 403) },
+        response: { 200: costEntryPage },
       },
     },
     async (request) => {
@@ -70,7 +70,7 @@ export const costEntryRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> = 
         tags,
         summary: "Cost entry detail",
         params: idParams,
-        response: { 200: costEntryOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: costEntryOut, ...errorResponses(404) },
       },
     },
     async (request) => toCostEntryOut(await costs.getCostEntry(ctxOf(request), request.params.id)),
@@ -84,7 +84,7 @@ export const costEntryRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> = 
         tags,
         summary: "Record an actual cost of a budget",
         body: costEntryCreateBody,
-        response: { 201: costEntryOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: costEntryOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -102,7 +102,7 @@ export const costEntryRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> = 
         summary: "Update a cost entry (fields left out are unchanged)",
         params: idParams,
         body: costEntryUpdateBody,
-        response: { 200: costEntryOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: costEntryOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>
@@ -119,7 +119,7 @@ export const costEntryRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> = 
         tags,
         summary: "Delete a cost entry and its attachments",
         params: idParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { ...noContent, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {

@@ -30,7 +30,7 @@ export const budgetItemRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Items of a budget: flat in tree order, or nested with ?tree=true",
         querystring: itemListQuery,
-        response: { 200: itemPage, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: itemPage, ...errorResponses(404) },
       },
     },
     async (request) => {
@@ -56,7 +56,7 @@ export const budgetItemRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Budget item detail with its measurement and decomposition lines",
         params: itemParams,
-        response: { 200: itemDetailOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: itemDetailOut, ...errorResponses(404) },
       },
     },
     async (request) => toItemDetailOut(await items.getItem(ctxOf(request), request.params.id)),
@@ -70,7 +70,7 @@ export const budgetItemRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Create a chapter or an item",
         body: itemCreateBody,
-        response: { 201: itemDetailOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: itemDetailOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) =>
@@ -88,7 +88,7 @@ export const budgetItemRoutesV1: FastifyPluginAsyncZod = async (app) => {
         summary: "Update a chapter or an item (use /move to change its place)",
         params: itemParams,
         body: itemUpdateBody,
-        response: { 200: itemDetailOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: itemDetailOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>
@@ -104,7 +104,7 @@ export const budgetItemRoutesV1: FastifyPluginAsyncZod = async (app) => {
         summary: "Delete an item, or a chapter (with children only with ?cascade=true)",
         params: itemParams,
         querystring: itemDeleteQuery,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { ...noContent, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -122,7 +122,7 @@ export const budgetItemRoutesV1: FastifyPluginAsyncZod = async (app) => {
         summary: "Move a node under another chapter of the budget (or to the top level)",
         params: itemParams,
         body: moveBody,
-        response: { 200: itemDetailOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: itemDetailOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>
