@@ -1,14 +1,14 @@
-import { ensureContactSubaccounts } from "../modules/accounting/chart/contact-subaccounts.js";
-import { createSubaccount, listSubaccounts } from "../modules/accounting/chart/service.js";
-import { createEntry, listEntries } from "../modules/accounting/entries/service.js";
-import { createFiscalYear, listFiscalYears } from "../modules/accounting/fiscal-years/service.js";
-import { listContacts } from "../modules/clients/service.js";
-import { loadProjectsDemo } from "../modules/projects/demo.js";
-import type { Db } from "../platform/db/client.js";
-import type { AuthedCtx } from "../platform/http/context.js";
-import { Dec, toMoney } from "../platform/money.js";
-import { cliActor } from "./api-token.js";
-import { loadEnterpriseDemo } from "./enterprise-demo.js";
+import { cliActor } from "../../cli/api-token.js";
+import { loadEnterpriseDemo } from "../../cli/enterprise-demo.js";
+import type { Db } from "../../platform/db/client.js";
+import type { AuthedCtx } from "../../platform/http/context.js";
+import { Dec, toMoney } from "../../platform/money.js";
+import { listContacts } from "../clients/service.js";
+import { loadProjectsDemo } from "../projects/demo.js";
+import { ensureContactSubaccounts } from "./chart/contact-subaccounts.js";
+import { createSubaccount, listSubaccounts } from "./chart/service.js";
+import { createEntry, listEntries } from "./entries/service.js";
+import { createFiscalYear, listFiscalYears } from "./fiscal-years/service.js";
 
 const DEMO_YEAR = { code: "2026", startDate: "2026-01-01", endDate: "2026-12-31" };
 const DEMO_ENTRIES = 500;
