@@ -1,8 +1,8 @@
 import { parseArgs } from "node:util";
 import { cliActor, createApiTokenFromCli } from "./cli/api-token.js";
+import { loadDemo } from "./cli/demo.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { runMcpStdio } from "./mcp/stdio.js";
-import { loadDemo } from "./modules/accounting/demo.js";
 import { createAdministrator, resetPassword } from "./modules/identity/bootstrap.js";
 import { generatePassword } from "./platform/auth/passwords.js";
 import type { DatabaseHandle } from "./platform/db/client.js";

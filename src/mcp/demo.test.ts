@@ -2,7 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/helpers/app.js";
 import { TEST_ADMIN } from "../../test/helpers/constants.js";
-import { loadDemo } from "../modules/accounting/demo.js";
+import { loadDemo } from "../cli/demo.js";
 import { createApiToken, sseClient, streamableClient, structured } from "./test-support.js";
 
 let t: TestApp;

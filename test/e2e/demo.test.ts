@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadDemo } from "../../src/modules/accounting/demo.js";
+import { loadDemo } from "../../src/cli/demo.js";
 import { queryOne } from "../../src/platform/db/sql.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { TEST_ADMIN } from "../helpers/constants.js";

@@ -1,11 +1,7 @@
-import { cliActor } from "../../cli/api-token.js";
-import { loadEnterpriseDemo } from "../../cli/enterprise-demo.js";
-import type { Db } from "../../platform/db/client.js";
+import { addDays } from "../../platform/dates.js";
 import type { AuthedCtx } from "../../platform/http/context.js";
 import { Dec, toMoney } from "../../platform/money.js";
-import { listContacts } from "../clients/service.js";
-import { loadProjectsDemo } from "../projects/demo.js";
-import { ensureContactSubaccounts } from "./chart/contact-subaccounts.js";
+import { ensureContactSubaccounts, type LedgerContact } from "./chart/contact-subaccounts.js";
 import { createSubaccount, listSubaccounts } from "./chart/service.js";
 import { createEntry, listEntries } from "./entries/service.js";
 import { createFiscalYear, listFiscalYears } from "./fiscal-years/service.js";
@@ -21,29 +17,21 @@ const GENERAL = {
   bank: { code: "5720000001", name: "Banco demo c/c" },
 };
 
-export interface DemoResult {
-  budget: { created: boolean; budgetId: string };
-  company: { created: boolean; companyId: string };
-  entriesCreated: number;
-}
-
-/** Loads both demos; every step is idempotent, so running it twice changes nothing. */
-export async function loadDemo(db: Db, adminEmail: string): Promise<DemoResult> {
-  const actor = await cliActor(db, adminEmail);
-  const ctx: AuthedCtx = { db, tenantId: "cli", actor };
-  const budget = await loadProjectsDemo(db, { userId: actor.userId });
-  const company = await loadEnterpriseDemo(ctx);
-  const entriesCreated = await loadLedgerDemo(ctx, company.companyId);
-  return { budget, company, entriesCreated };
-}
-
-async function loadLedgerDemo(ctx: AuthedCtx, companyId: string): Promise<number> {
+/**
+ * The demo company's books: fiscal year 2026 with its chart, the contacts' 430/400 subaccounts, the
+ * general subaccounts the entries post to, and 500 entries (invoices issued and received with 21% VAT,
+ * their collections and payments). Idempotent: what exists is kept, missing entries are added.
+ */
+export async function loadLedgerDemo(
+  ctx: AuthedCtx,
+  companyId: string,
+  contacts: readonly Omit<LedgerContact, "companyId">[],
+): Promise<number> {
   const years = await listFiscalYears(ctx, { companyId, limit: 100, offset: 0 });
   if (!years.rows.some((y) => y.code === DEMO_YEAR.code)) {
     await createFiscalYear(ctx, { companyId, ...DEMO_YEAR });
   }
-  const contacts = await listContacts(ctx, { companyId, limit: 10_000, offset: 0 });
-  for (const c of contacts.rows) {
+  for (const c of contacts) {
     await ensureContactSubaccounts(ctx, { id: c.id, companyId, contactType: c.contactType, name: c.name });
   }
   const have = await listSubaccounts(ctx, {
@@ -75,8 +63,7 @@ async function loadLedgerDemo(ctx: AuthedCtx, companyId: string): Promise<number
 
 /** Entry i of the demo year: invoices issued and received (21% VAT) and their collections/payments. */
 function demoEntry(i: number, customers: string[], suppliers: string[]) {
-  const day = new Date(Date.UTC(2026, 0, 1) + Math.floor((i * 364) / DEMO_ENTRIES) * 86_400_000);
-  const date = day.toISOString().slice(0, 10);
+  const date = addDays(DEMO_YEAR.startDate, Math.floor((i * 364) / DEMO_ENTRIES));
   const base = new Dec(150 + ((i * 7919) % 4850)).plus(new Dec((i * 37) % 100).div(100));
   const vat = new Dec(toMoney(base.times("0.21")));
   const total = toMoney(base.plus(vat));

@@ -1,0 +1,42 @@
+import { loadLedgerDemo } from "../modules/accounting/demo.js";
+import { loadAgentsDemo } from "../modules/agents/demo.js";
+import { loadContactsDemo } from "../modules/clients/demo.js";
+import { listContacts } from "../modules/clients/service.js";
+import { loadCompanyDemo } from "../modules/companies/demo.js";
+import { loadProductsDemo } from "../modules/products/demo.js";
+import { loadProjectsDemo } from "../modules/projects/demo.js";
+import type { Db } from "../platform/db/client.js";
+import { type AuthedCtx, inCtxTransaction } from "../platform/http/context.js";
+import { cliActor } from "./api-token.js";
+
+export interface DemoResult {
+  budget: { created: boolean; budgetId: string };
+  company: { created: boolean; companyId: string };
+  entriesCreated: number;
+}
+
+/**
+ * The enterprise demo in one transaction: a construction company with 5 sales agents, 50 contacts,
+ * 4 product families and 100 products. Does nothing when the company exists.
+ */
+export async function loadEnterpriseDemo(ctx: AuthedCtx): Promise<{ created: boolean; companyId: string }> {
+  return inCtxTransaction(ctx, async (txCtx) => {
+    const company = await loadCompanyDemo(txCtx);
+    if (!company.created) return company;
+    const agentIds = await loadAgentsDemo(txCtx, company.companyId);
+    await loadContactsDemo(txCtx, company.companyId, agentIds);
+    await loadProductsDemo(txCtx, company.companyId);
+    return company;
+  });
+}
+
+/** Loads every module's demo; each step is idempotent, so running it twice changes nothing. */
+export async function loadDemo(db: Db, adminEmail: string): Promise<DemoResult> {
+  const actor = await cliActor(db, adminEmail);
+  const ctx: AuthedCtx = { db, tenantId: "cli", actor };
+  const budget = await loadProjectsDemo(db, { userId: actor.userId });
+  const company = await loadEnterpriseDemo(ctx);
+  const contacts = await listContacts(ctx, { companyId: company.companyId, limit: 10_000, offset: 0 });
+  const entriesCreated = await loadLedgerDemo(ctx, company.companyId, contacts.rows);
+  return { budget, company, entriesCreated };
+}
