@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { identityRoutesV1 } from "../modules/identity/routes.js";
-import { projectRoutesV1 } from "../modules/projects/routes.js";
+import { identityRoutesV1 } from "../modules/identity/index.js";
+import { projectRoutesV1 } from "../modules/projects/index.js";
 import type { ModuleDeps } from "./deps.js";
 
 /** Every /api/v1 module (project cost management). Mounted under /api/v1. */

@@ -1,10 +1,9 @@
-import { loadLedgerDemo } from "../modules/accounting/demo.js";
-import { loadAgentsDemo } from "../modules/agents/demo.js";
-import { loadContactsDemo } from "../modules/clients/demo.js";
-import { listContacts } from "../modules/clients/service.js";
-import { loadCompanyDemo } from "../modules/companies/demo.js";
-import { loadProductsDemo } from "../modules/products/demo.js";
-import { loadProjectsDemo } from "../modules/projects/demo.js";
+import { loadLedgerDemo } from "../modules/accounting/index.js";
+import { loadAgentsDemo } from "../modules/agents/index.js";
+import { listContacts, loadContactsDemo } from "../modules/clients/index.js";
+import { loadCompanyDemo } from "../modules/companies/index.js";
+import { loadProductsDemo } from "../modules/products/index.js";
+import { loadProjectsDemo } from "../modules/projects/index.js";
 import type { Db } from "../platform/db/client.js";
 import { type AuthedCtx, inCtxTransaction } from "../platform/http/context.js";
 import { cliActor } from "./api-token.js";

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { contactOut, toContactOut } from "../../modules/clients/schemas.js";
-import * as contacts from "../../modules/clients/service.js";
-import { CONTACT_TYPES } from "../../modules/clients/tables.js";
+import * as contacts from "../../modules/clients/index.js";
+import { CONTACT_TYPES, contactOut, toContactOut } from "../../modules/clients/index.js";
 import { defineTool, limitArg, offsetArg, pageOf, toolArgs, uuidArg } from "../tool-kit.js";
 
 const access = { scope: "mcp:contacts", permission: "clients:leer" };

@@ -1,8 +1,13 @@
 import { z } from "zod";
-import { accountBalanceOut, toAccountBalanceOut } from "../../modules/accounting/balances/schemas.js";
-import { accountOut, toAccountOut } from "../../modules/accounting/chart/schemas.js";
-import { entryOut, toEntryOut } from "../../modules/accounting/entries/schemas.js";
 import * as ledger from "../../modules/accounting/index.js";
+import {
+  accountBalanceOut,
+  accountOut,
+  entryOut,
+  toAccountBalanceOut,
+  toAccountOut,
+  toEntryOut,
+} from "../../modules/accounting/index.js";
 import { BadRequestError } from "../../platform/http/errors.js";
 import { companyIdArg, dateArg, defineTool, limitArg, offsetArg, pageOf, toolArgs } from "../tool-kit.js";
 

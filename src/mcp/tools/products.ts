@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { productOut, toProductOut } from "../../modules/products/products/schemas.js";
-import * as products from "../../modules/products/products/service.js";
+import * as products from "../../modules/products/index.js";
+import { productOut, toProductOut } from "../../modules/products/index.js";
 import { BadRequestError } from "../../platform/http/errors.js";
 import { companyIdArg, defineTool, limitArg, offsetArg, pageOf, toolArgs, uuidArg } from "../tool-kit.js";
 

@@ -6,7 +6,7 @@ import type { Db } from "../../platform/db/client.js";
 import { inTransaction } from "../../platform/db/sql.js";
 import type { AuthedCtx } from "../../platform/http/context.js";
 import { BadRequestError, ForbiddenError, NotFoundError } from "../../platform/http/errors.js";
-import { getCompany } from "../companies/service.js";
+import { getCompany } from "../companies/index.js";
 import {
   deactivateToken,
   findToken,

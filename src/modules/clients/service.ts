@@ -2,8 +2,8 @@ import { assertCompanyVisible, companyFilter } from "../../platform/auth/company
 import { type AuthedCtx, inCtxTransaction } from "../../platform/http/context.js";
 import { BadRequestError, ConflictError } from "../../platform/http/errors.js";
 import { ensureContactSubaccounts } from "../accounting/index.js";
-import { findAgentOfCompany } from "../agents/service.js";
-import { resolveCompanyForWrite } from "../companies/service.js";
+import { findAgentOfCompany } from "../agents/index.js";
+import { resolveCompanyForWrite } from "../companies/index.js";
 import type { ContactRow } from "./repository.js";
 import * as repo from "./repository.js";
 import { type ContactType, contacts } from "./tables.js";

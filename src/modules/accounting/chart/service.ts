@@ -1,7 +1,7 @@
 import { assertCompanyVisible } from "../../../platform/auth/company-scope.js";
 import type { AuthedCtx } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError } from "../../../platform/http/errors.js";
-import { getCompany } from "../../companies/service.js";
+import { getCompany } from "../../companies/index.js";
 import { getFiscalYearByCode, ledgerListScope } from "../fiscal-years/service.js";
 import { accounts, subaccounts } from "../tables.js";
 import * as repo from "./repository.js";

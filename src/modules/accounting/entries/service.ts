@@ -5,7 +5,7 @@ import type { AuthedCtx } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError, type FieldError } from "../../../platform/http/errors.js";
 import { uuidv7 } from "../../../platform/ids.js";
 import { Dec, dec, sum, toMoney } from "../../../platform/money.js";
-import { resolveCompanyForWrite } from "../../companies/service.js";
+import { resolveCompanyForWrite } from "../../companies/index.js";
 import { findSubaccountsByCodes } from "../chart/repository.js";
 import { takeNextEntryNumber } from "../fiscal-years/repository.js";
 import { fiscalYearForEntry, ledgerListScope } from "../fiscal-years/service.js";

@@ -7,7 +7,7 @@ import { inTransaction } from "../../../platform/db/sql.js";
 import type { AuthedCtx } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
 import { uuidv7 } from "../../../platform/ids.js";
-import { resolveCompanyForWrite } from "../../companies/service.js";
+import { resolveCompanyForWrite } from "../../companies/index.js";
 import { contactSubaccountsOfYear, insertAccounts, insertSubaccounts } from "../chart/repository.js";
 import { PGC_2007 } from "../pgc2007.js";
 import { type FiscalYearState, fiscalYears } from "../tables.js";

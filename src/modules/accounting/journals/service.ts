@@ -2,7 +2,7 @@ import { assertCompanyVisible, companyFilter } from "../../../platform/auth/comp
 import type { Db } from "../../../platform/db/client.js";
 import type { AuthedCtx } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError } from "../../../platform/http/errors.js";
-import { resolveCompanyForWrite } from "../../companies/service.js";
+import { resolveCompanyForWrite } from "../../companies/index.js";
 import { type JournalType, journals } from "../tables.js";
 import * as repo from "./repository.js";
 

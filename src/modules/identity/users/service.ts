@@ -4,7 +4,7 @@ import type { Db } from "../../../platform/db/client.js";
 import { inTransaction } from "../../../platform/db/sql.js";
 import { type AuthedCtx, type Ctx, inCtxTransaction } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
-import { companyExists } from "../../companies/service.js";
+import { companyExists } from "../../companies/index.js";
 import { bumpAuthzEpoch } from "../auth/auth-state.js";
 import { revokeUserSessions } from "../auth/repository.js";
 import { ADMIN_ROLE_NAME } from "../catalog.js";

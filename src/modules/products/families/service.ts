@@ -1,7 +1,7 @@
 import { assertCompanyVisible, companyFilter } from "../../../platform/auth/company-scope.js";
 import type { AuthedCtx } from "../../../platform/http/context.js";
 import { ConflictError } from "../../../platform/http/errors.js";
-import { resolveCompanyForWrite } from "../../companies/service.js";
+import { resolveCompanyForWrite } from "../../companies/index.js";
 import { productFamilies } from "../tables.js";
 import * as repo from "./repository.js";
 

@@ -1,7 +1,7 @@
 import { canSeeCompany, companyFilter } from "../../../platform/auth/company-scope.js";
 import type { AuthedCtx } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
-import { resolveCompanyForWrite } from "../../companies/service.js";
+import { resolveCompanyForWrite } from "../../companies/index.js";
 import { findFamilyByCode } from "../families/repository.js";
 import { products } from "../tables.js";
 import type { ProductInsert, ProductView } from "./repository.js";

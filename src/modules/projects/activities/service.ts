@@ -3,7 +3,7 @@ import { inTransaction } from "../../../platform/db/sql.js";
 import type { Ctx } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
 import { dec, toMoney } from "../../../platform/money.js";
-import { userExists } from "../../identity/users/service.js";
+import { userExists } from "../../identity/index.js";
 import { loadBudgetForWrite } from "../budget-access.js";
 import { itemsByIds } from "../items/repository.js";
 import type { ActivityState } from "../tables.js";

@@ -6,7 +6,7 @@ import {
   ForbiddenError,
   NotFoundError,
 } from "../../../platform/http/errors.js";
-import { emailsOfUsers } from "../../identity/users/service.js";
+import { emailsOfUsers } from "../../identity/index.js";
 import { type BudgetRow, loadBudget, loadBudgetForWrite } from "../budget-access.js";
 import type { BudgetState } from "../tables.js";
 import {
