@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client.js";
 import { paginate } from "../../platform/db/paginate.js";
 import { queryOne } from "../../platform/db/sql.js";
@@ -55,16 +55,24 @@ export async function insertToken(
   return row;
 }
 
-export function listTokens(db: Db, f: { where?: SQL; limit: number; offset: number }) {
+/** Tokens of one company (null: of every company), active ones only unless includeInactive. */
+export function listTokens(
+  db: Db,
+  f: { companyId: string | null; includeInactive: boolean; limit: number; offset: number },
+) {
+  const where = and(
+    f.companyId ? eq(apiTokens.companyId, f.companyId) : undefined,
+    f.includeInactive ? undefined : eq(apiTokens.active, true),
+  );
   return paginate(
     db
       .select()
       .from(apiTokens)
-      .where(f.where)
+      .where(where)
       .orderBy(asc(apiTokens.createdAt), asc(apiTokens.id))
       .limit(f.limit)
       .offset(f.offset),
-    db.select({ total: count() }).from(apiTokens).where(f.where),
+    db.select({ total: count() }).from(apiTokens).where(where),
   );
 }
 

@@ -1,4 +1,3 @@
-import { and, eq } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import type { Actor } from "../../platform/auth/actor.js";
 import type { Authenticator } from "../../platform/auth/guard.js";
@@ -17,7 +16,6 @@ import {
 } from "./repository.js";
 import { canUseRest, hasAnyMcpScope } from "./scopes.js";
 import { generateApiToken, hashApiToken } from "./secrets.js";
-import { apiTokens } from "./tables.js";
 
 export interface CreateTokenInput {
   name: string;
@@ -61,11 +59,12 @@ export async function listApiTokens(
   ctx: AuthedCtx,
   f: { includeInactive?: boolean; limit: number; offset: number },
 ) {
-  const where = and(
-    ctx.actor.companyId ? eq(apiTokens.companyId, ctx.actor.companyId) : undefined,
-    f.includeInactive ? undefined : eq(apiTokens.active, true),
-  );
-  const { rows, total } = await listTokens(ctx.db, { where, limit: f.limit, offset: f.offset });
+  const { rows, total } = await listTokens(ctx.db, {
+    companyId: ctx.actor.companyId,
+    includeInactive: f.includeInactive ?? false,
+    limit: f.limit,
+    offset: f.offset,
+  });
   const scopes = await scopesOf(
     ctx.db,
     rows.map((r) => r.id),
