@@ -3,4 +3,4 @@ export { loadContactsDemo } from "./demo.js";
 export { clientRoutes } from "./routes.js";
 export { contactOut, toContactOut } from "./schemas.js";
 export { getContact, listContacts } from "./service.js";
-export { CONTACT_TYPES, type ContactType } from "./tables.js";
+export { CONTACT_TYPES } from "./tables.js";
