@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import type { Bc3Budget, Bc3Decomposition, Bc3Node } from "../src/modules/projects/bc3/types.js";
-import { writeBc3 } from "../src/modules/projects/bc3/write.js";
+import type { Bc3Budget, Bc3Decomposition, Bc3Node } from "../src/modules/projects/index.js";
+import { writeBc3 } from "../src/modules/projects/index.js";
 import { freshDatabase, login, startApp } from "./lib.js";
 
 const CHAPTERS = 10;

@@ -3,7 +3,7 @@ import { cliActor, createApiTokenFromCli } from "./cli/api-token.js";
 import { loadDemo } from "./cli/demo.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { runMcpStdio } from "./mcp/stdio.js";
-import { createAdministrator, resetPassword } from "./modules/identity/bootstrap.js";
+import { createAdministrator, resetPassword } from "./modules/identity/index.js";
 import { generatePassword } from "./platform/auth/passwords.js";
 import type { DatabaseHandle } from "./platform/db/client.js";
 import { migrateDatabase } from "./platform/db/migrate.js";

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { mcpRoutes } from "../mcp/routes.js";
-import { accountingRoutes } from "../modules/accounting/routes.js";
-import { agentRoutes } from "../modules/agents/routes.js";
-import { apiTokenRoutes } from "../modules/api-tokens/routes.js";
-import { clientRoutes } from "../modules/clients/routes.js";
-import { companyRoutes } from "../modules/companies/routes.js";
-import { enterpriseAuthRoutes } from "../modules/identity/auth/enterprise-routes.js";
-import { productRoutes } from "../modules/products/products/routes.js";
+import { accountingRoutes } from "../modules/accounting/index.js";
+import { agentRoutes } from "../modules/agents/index.js";
+import { apiTokenRoutes } from "../modules/api-tokens/index.js";
+import { clientRoutes } from "../modules/clients/index.js";
+import { companyRoutes } from "../modules/companies/index.js";
+import { enterpriseAuthRoutes } from "../modules/identity/index.js";
+import { productsModuleRoutes } from "../modules/products/index.js";
 import type { ModuleDeps } from "./deps.js";
 
 /**
@@ -21,8 +21,13 @@ export const enterpriseModules: FastifyPluginAsyncZod<ModuleDeps> = async (app, 
   await app.register(apiTokenRoutes, { prefix: "/api-tokens" });
   await app.register(companyRoutes, { prefix: "/companies" });
   await app.register(clientRoutes, { prefix: "/clients" });
-  await app.register(productRoutes, { prefix: "/products" });
+  await app.register(productsModuleRoutes, { prefix: "/products" });
   await app.register(agentRoutes, { prefix: "/agents" });
-  await app.register(mcpRoutes, { prefix: "/mcp", ...deps });
+  await app.register(mcpRoutes, {
+    prefix: "/mcp",
+    corsOrigins: deps.config.corsOrigins,
+    redisUrl: deps.config.redisUrl,
+    tenants: deps.tenants,
+  });
   await app.register(accountingRoutes, { prefix: "/accounting" });
 };

@@ -1,9 +1,13 @@
 import type { Config } from "../config.js";
-import type { AuthService } from "../modules/identity/auth/service.js";
+import type { AuthService } from "../modules/identity/index.js";
 import type { TokenService } from "../platform/auth/tokens.js";
 import type { TenantDirectory } from "../platform/db/tenancy.js";
 
-/** What route plugins may receive: static, request-independent services and settings. */
+/**
+ * What the app builds once and hands to the API surfaces (static, request-independent). Each module's
+ * routes declare and receive only what they use: identity the auth service, projects the storage
+ * directory, MCP the CORS origins, Redis URL and tenants.
+ */
 export interface ModuleDeps {
   config: Config & { jwtSecret: string };
   tokens: TokenService;

@@ -1,22 +1,13 @@
-import { SCOPE_PATTERN } from "../modules/api-tokens/scopes.js";
-import { createToken } from "../modules/api-tokens/service.js";
-import { findUserByEmail, permissionsOfUser } from "../modules/identity/users/repository.js";
+import { createApiToken, SCOPE_PATTERN } from "../modules/api-tokens/index.js";
+import { actorOfActiveUser } from "../modules/identity/index.js";
 import type { Actor } from "../platform/auth/actor.js";
 import type { Db } from "../platform/db/client.js";
 
 /** The user a CLI-created token acts for (its permissions and company apply). */
 export async function cliActor(db: Db, email: string): Promise<Actor> {
-  const user = await findUserByEmail(db, email);
-  if (!user?.isActive) throw new Error(`No active user ${email}; pass --user with an active user's e-mail`);
-  return {
-    kind: "user",
-    userId: user.id,
-    email: user.email,
-    fullName: user.fullName,
-    permissions: new Set(await permissionsOfUser(db, user.id)),
-    roles: [],
-    companyId: user.companyId,
-  };
+  const actor = await actorOfActiveUser(db, email);
+  if (!actor) throw new Error(`No active user ${email}; pass --user with an active user's e-mail`);
+  return actor;
 }
 
 export async function createApiTokenFromCli(
@@ -30,7 +21,7 @@ export async function createApiTokenFromCli(
   if (input.expiresDays !== undefined && !(input.expiresDays > 0))
     throw new Error("--expires-days must be a positive number");
   const expiresAt = input.expiresDays ? new Date(Date.now() + input.expiresDays * 86_400_000) : null;
-  const { token } = await createToken(
+  const { token } = await createApiToken(
     { db, tenantId: "cli", actor },
     { name: input.name, scopes: input.scopes, companyId: input.companyId ?? null, expiresAt },
   );

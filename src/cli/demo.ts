@@ -1,25 +1,12 @@
-import { ensureContactSubaccounts } from "../modules/accounting/chart/contact-subaccounts.js";
-import { createSubaccount, listSubaccounts } from "../modules/accounting/chart/service.js";
-import { createEntry, listEntries } from "../modules/accounting/entries/service.js";
-import { createFiscalYear, listFiscalYears } from "../modules/accounting/fiscal-years/service.js";
-import { listContacts } from "../modules/clients/service.js";
-import { loadProjectsDemo } from "../modules/projects/demo.js";
+import { loadLedgerDemo } from "../modules/accounting/index.js";
+import { loadAgentsDemo } from "../modules/agents/index.js";
+import { listContacts, loadContactsDemo } from "../modules/clients/index.js";
+import { loadCompanyDemo } from "../modules/companies/index.js";
+import { loadProductsDemo } from "../modules/products/index.js";
+import { loadProjectsDemo } from "../modules/projects/index.js";
 import type { Db } from "../platform/db/client.js";
-import type { AuthedCtx } from "../platform/http/context.js";
-import { Dec, toMoney } from "../platform/money.js";
+import { type AuthedCtx, inCtxTransaction } from "../platform/http/context.js";
 import { cliActor } from "./api-token.js";
-import { loadEnterpriseDemo } from "./enterprise-demo.js";
-
-const DEMO_YEAR = { code: "2026", startDate: "2026-01-01", endDate: "2026-12-31" };
-const DEMO_ENTRIES = 500;
-/** General subaccounts the demo entries post to (code of 10 digits under a PGC account). */
-const GENERAL = {
-  sales: { code: "7000000000", name: "Ventas de mercaderías" },
-  purchases: { code: "6000000000", name: "Compras de mercaderías" },
-  outputVat: { code: "4770000021", name: "IVA repercutido 21%" },
-  inputVat: { code: "4720000021", name: "IVA soportado 21%" },
-  bank: { code: "5720000001", name: "Banco demo c/c" },
-};
 
 export interface DemoResult {
   budget: { created: boolean; budgetId: string };
@@ -27,100 +14,28 @@ export interface DemoResult {
   entriesCreated: number;
 }
 
-/** Loads both demos; every step is idempotent, so running it twice changes nothing. */
+/**
+ * The enterprise demo in one transaction: a construction company with 5 sales agents, 50 contacts,
+ * 4 product families and 100 products. Does nothing when the company exists.
+ */
+export async function loadEnterpriseDemo(ctx: AuthedCtx): Promise<{ created: boolean; companyId: string }> {
+  return inCtxTransaction(ctx, async (txCtx) => {
+    const company = await loadCompanyDemo(txCtx);
+    if (!company.created) return company;
+    const agentIds = await loadAgentsDemo(txCtx, company.companyId);
+    await loadContactsDemo(txCtx, company.companyId, agentIds);
+    await loadProductsDemo(txCtx, company.companyId);
+    return company;
+  });
+}
+
+/** Loads every module's demo; each step is idempotent, so running it twice changes nothing. */
 export async function loadDemo(db: Db, adminEmail: string): Promise<DemoResult> {
   const actor = await cliActor(db, adminEmail);
   const ctx: AuthedCtx = { db, tenantId: "cli", actor };
   const budget = await loadProjectsDemo(db, { userId: actor.userId });
   const company = await loadEnterpriseDemo(ctx);
-  const entriesCreated = await loadLedgerDemo(ctx, company.companyId);
+  const contacts = await listContacts(ctx, { companyId: company.companyId, limit: 10_000, offset: 0 });
+  const entriesCreated = await loadLedgerDemo(ctx, company.companyId, contacts.rows);
   return { budget, company, entriesCreated };
-}
-
-async function loadLedgerDemo(ctx: AuthedCtx, companyId: string): Promise<number> {
-  const years = await listFiscalYears(ctx, { companyId, skip: 0, limit: 100 });
-  if (!years.rows.some((y) => y.code === DEMO_YEAR.code)) {
-    await createFiscalYear(ctx, { companyId, ...DEMO_YEAR });
-  }
-  const contacts = await listContacts(ctx, { companyId, skip: 0, limit: 10_000 });
-  for (const c of contacts.rows) {
-    await ensureContactSubaccounts(ctx, { id: c.id, companyId, contactType: c.contactType, name: c.name });
-  }
-  const have = await listSubaccounts(ctx, {
-    companyId,
-    fiscalYearCode: DEMO_YEAR.code,
-    skip: 0,
-    limit: 10_000,
-  });
-  const codes = new Set(have.rows.map((s) => s.code));
-  for (const s of Object.values(GENERAL)) {
-    if (!codes.has(s.code)) await createSubaccount(ctx, { companyId, fiscalYearCode: DEMO_YEAR.code, ...s });
-  }
-  const customers = have.rows.filter((s) => s.code.startsWith("430")).map((s) => s.code);
-  const suppliers = have.rows.filter((s) => s.code.startsWith("400")).map((s) => s.code);
-  if (!customers.length || !suppliers.length) return 0;
-
-  const existing = await listEntries(ctx, { companyId, fiscalYearCode: DEMO_YEAR.code, offset: 0, limit: 1 });
-  let created = 0;
-  for (let i = existing.total; i < DEMO_ENTRIES; i++) {
-    await createEntry(ctx, {
-      companyId,
-      fiscalYearCode: DEMO_YEAR.code,
-      ...demoEntry(i, customers, suppliers),
-    });
-    created += 1;
-  }
-  return created;
-}
-
-/** Entry i of the demo year: invoices issued and received (21% VAT) and their collections/payments. */
-function demoEntry(i: number, customers: string[], suppliers: string[]) {
-  const day = new Date(Date.UTC(2026, 0, 1) + Math.floor((i * 364) / DEMO_ENTRIES) * 86_400_000);
-  const date = day.toISOString().slice(0, 10);
-  const base = new Dec(150 + ((i * 7919) % 4850)).plus(new Dec((i * 37) % 100).div(100));
-  const vat = new Dec(toMoney(base.times("0.21")));
-  const total = toMoney(base.plus(vat));
-  const customer = customers[i % customers.length];
-  const supplier = suppliers[i % suppliers.length];
-  const n = String(i + 1).padStart(4, "0");
-  switch (i % 4) {
-    case 0:
-      return {
-        date,
-        concept: `Factura emitida F2026-${n}`,
-        lines: [
-          { subaccountCode: customer, debit: total },
-          { subaccountCode: GENERAL.sales.code, credit: toMoney(base) },
-          { subaccountCode: GENERAL.outputVat.code, credit: toMoney(vat) },
-        ],
-      };
-    case 1:
-      return {
-        date,
-        concept: `Factura recibida R2026-${n}`,
-        lines: [
-          { subaccountCode: GENERAL.purchases.code, debit: toMoney(base) },
-          { subaccountCode: GENERAL.inputVat.code, debit: toMoney(vat) },
-          { subaccountCode: supplier, credit: total },
-        ],
-      };
-    case 2:
-      return {
-        date,
-        concept: `Cobro factura F2026-${n}`,
-        lines: [
-          { subaccountCode: GENERAL.bank.code, debit: total },
-          { subaccountCode: customer, credit: total },
-        ],
-      };
-    default:
-      return {
-        date,
-        concept: `Pago factura R2026-${n}`,
-        lines: [
-          { subaccountCode: supplier, debit: total },
-          { subaccountCode: GENERAL.bank.code, credit: total },
-        ],
-      };
-  }
 }

@@ -1,5 +1,4 @@
-import { canUseMcpTool, WILDCARD_SCOPE } from "../modules/api-tokens/scopes.js";
-import { resolveApiToken } from "../modules/api-tokens/service.js";
+import { canUseMcpTool, resolveApiToken, WILDCARD_SCOPE } from "../modules/api-tokens/index.js";
 import type { Actor } from "../platform/auth/actor.js";
 import type { Db } from "../platform/db/client.js";
 

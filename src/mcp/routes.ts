@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from "fastify";
-import type { ModuleDeps } from "../app/deps.js";
+import type { TenantDirectory } from "../platform/db/tenancy.js";
 import { registerMcpHooks } from "./http.js";
 import { RedisRelay } from "./relay.js";
 import { sseRoutes } from "./sse.js";
@@ -11,10 +11,18 @@ import { streamableRoutes } from "./streamable.js";
  * With REDIS_URL, SSE messages reaching a node that does not hold the stream are relayed to the
  * node that does.
  */
-export const mcpRoutes: FastifyPluginAsync<ModuleDeps> = async (app, deps) => {
-  registerMcpHooks(app, deps.config.corsOrigins);
-  const relay = deps.config.redisUrl ? new RedisRelay(deps.config.redisUrl, app.log) : null;
+export interface McpRoutesOptions {
+  /** CORS_ORIGINS: the browser origins that may use the MCP server. */
+  corsOrigins: readonly string[];
+  /** REDIS_URL: relays SSE messages between nodes when set. */
+  redisUrl?: string;
+  tenants: TenantDirectory;
+}
+
+export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, options) => {
+  registerMcpHooks(app, options.corsOrigins);
+  const relay = options.redisUrl ? new RedisRelay(options.redisUrl, app.log) : null;
   if (relay) app.addHook("onClose", () => relay.close());
-  await sseRoutes(app, { tenants: deps.tenants, relay });
-  await streamableRoutes(app, { tenants: deps.tenants });
+  await sseRoutes(app, { tenants: options.tenants, relay });
+  await streamableRoutes(app, { tenants: options.tenants });
 };

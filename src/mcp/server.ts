@@ -3,13 +3,13 @@ import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-sc
 import { ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Db } from "../platform/db/client.js";
+import { inReadOnlyTransaction } from "../platform/db/sql.js";
 import type { AuthedCtx } from "../platform/http/context.js";
 import { type Principal, refusal } from "./principal.js";
 import {
   explainFailure,
   INTERNAL_FAILURE,
   READ_ONLY,
-  readOnly,
   type ToolSpec,
   toolError,
   toolResult,
@@ -70,7 +70,7 @@ async function execute(tool: ToolSpec, c: McpContext, args: unknown) {
     if (typeof principal === "string") return toolError(principal);
     const refused = refusal(principal, tool.name, tool.access);
     if (refused) return toolError(refused);
-    const data = await readOnly(await c.db(), (tx) => {
+    const data = await inReadOnlyTransaction(await c.db(), (tx) => {
       const ctx: AuthedCtx = { db: tx, tenantId: c.tenantId, actor: principal.actor };
       return tool.run(ctx, args as never);
     });

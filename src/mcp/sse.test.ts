@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/helpers/app.js";
-import * as roles from "../modules/identity/roles/service.js";
-import * as users from "../modules/identity/users/service.js";
+import * as identity from "../modules/identity/index.js";
 import { MAX_SESSIONS_PER_TOKEN } from "./sse.js";
 import {
   type Books,
@@ -129,13 +128,15 @@ describe("legacy SSE transport", () => {
       await client.callTool({ name: "list_contacts", arguments: {} }),
     );
     expect(before.total).toBe(3);
-    await users.update(t.ctx, user.id, { companyId: books.otherCompanyId });
+    await identity.updateUser(t.ctx, user.id, { companyId: books.otherCompanyId });
     const narrowed = structured<{ total: number }>(
       await client.callTool({ name: "list_contacts", arguments: {} }),
     );
     expect(narrowed.total).toBe(1);
-    const read = (await roles.listPermissionsOfRole(t.ctx, user.roleId)).find((p) => p.modulo === "clients")!;
-    await roles.removePermission(t.ctx, user.roleId, read.id);
+    const read = (await identity.listPermissionsOfRole(t.ctx, user.roleId)).find(
+      (p) => p.modulo === "clients",
+    )!;
+    await identity.removePermission(t.ctx, user.roleId, read.id);
     expect(errorText(await client.callTool({ name: "list_contacts", arguments: {} }))).toMatch(
       /clients:leer/,
     );

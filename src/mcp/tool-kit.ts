@@ -1,6 +1,5 @@
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { Db } from "../platform/db/client.js";
 import { sqlState } from "../platform/db/sql.js";
 import type { AuthedCtx } from "../platform/http/context.js";
 import { AppError } from "../platform/http/errors.js";
@@ -93,17 +92,6 @@ export function toolResult(data: unknown): CallToolResult {
 
 export function toolError(message: string): CallToolResult {
   return { content: [{ type: "text", text: message }], isError: true };
-}
-
-/**
- * Runs `work` in a READ ONLY transaction (one consistent snapshot: a page and its total agree): any
- * write, by any code path, fails in the database itself.
- */
-export function readOnly<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
-  return db.transaction((tx) => work(tx as unknown as Db), {
-    isolationLevel: "repeatable read",
-    accessMode: "read only",
-  });
 }
 
 /** A message the assistant can act on; null for internal failures (the caller logs those). */

@@ -2,7 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/helpers/app.js";
-import { sqlState } from "../platform/db/sql.js";
+import { inReadOnlyTransaction, sqlState } from "../platform/db/sql.js";
 import {
   type Books,
   createApiToken,
@@ -12,7 +12,6 @@ import {
   streamableClient,
   structured,
 } from "./test-support.js";
-import { readOnly } from "./tool-kit.js";
 
 let t: TestApp;
 let books: Books;
@@ -277,7 +276,7 @@ describe("no tool writes", () => {
   });
 
   it("runs the tools in a read-only transaction: a write fails in the database itself", async () => {
-    const write = readOnly(t.db, (tx) =>
+    const write = inReadOnlyTransaction(t.db, (tx) =>
       tx.execute(sql`update contacts set name = 'hacked' where id = ${books.customer.id}`),
     );
     await expect(write).rejects.toSatisfy((err) => sqlState(err) === "25006");

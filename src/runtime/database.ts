@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config.js";
-import { bootstrapIdentity } from "../modules/identity/bootstrap.js";
+import { bootstrapIdentity } from "../modules/identity/index.js";
 import { type DatabaseHandle, openDatabase } from "../platform/db/client.js";
 import { migrateDatabase } from "../platform/db/migrate.js";
 

@@ -2,8 +2,7 @@ import { Writable } from "node:stream";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import { buildApp } from "../../src/app/build.js";
 import { loadConfig } from "../../src/config.js";
-import * as roles from "../../src/modules/identity/roles/service.js";
-import * as users from "../../src/modules/identity/users/service.js";
+import * as identity from "../../src/modules/identity/index.js";
 import type { Db } from "../../src/platform/db/client.js";
 import { singleTenant } from "../../src/platform/db/tenancy.js";
 import type { Ctx } from "../../src/platform/http/context.js";
@@ -78,14 +77,14 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     async userWith(permissions, opts = {}) {
       counter += 1;
       const suffix = `${Date.now().toString(36)}${counter}`;
-      const role = await roles.createRole(ctx, { name: `role-${suffix}` });
+      const role = await identity.createRole(ctx, { name: `role-${suffix}` });
       for (const p of permissions) {
         const [modulo, accion] = p.split(":");
-        await roles.addPermission(ctx, role.id, { modulo, accion });
+        await identity.addPermission(ctx, role.id, { modulo, accion });
       }
       const email = opts.email ?? `user-${suffix}@example.com`;
       const password = `password-${suffix}`;
-      const user = await users.create(ctx, {
+      const user = await identity.createUser(ctx, {
         email,
         password,
         roleIds: [role.id],

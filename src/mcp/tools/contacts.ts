@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { contactOut, toContactOut } from "../../modules/clients/schemas.js";
-import * as contacts from "../../modules/clients/service.js";
-import { CONTACT_TYPES } from "../../modules/clients/tables.js";
+import * as contacts from "../../modules/clients/index.js";
+import { CONTACT_TYPES, contactOut, toContactOut } from "../../modules/clients/index.js";
 import { defineTool, limitArg, offsetArg, pageOf, toolArgs, uuidArg } from "../tool-kit.js";
 
 const access = { scope: "mcp:contacts", permission: "clients:leer" };
@@ -41,8 +40,8 @@ export const listContacts = defineTool({
       contactType: args.contact_type,
       search: args.search || undefined,
       isActive: args.is_active,
-      skip: args.offset,
       limit: args.limit,
+      offset: args.offset,
     });
     return { items: rows.map(toContactOut), total, limit: args.limit, offset: args.offset };
   },

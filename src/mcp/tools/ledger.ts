@@ -1,8 +1,13 @@
 import { z } from "zod";
-import { accountBalanceOut } from "../../modules/accounting/balances/schemas.js";
-import { entryOut, toEntryOut } from "../../modules/accounting/entries/schemas.js";
 import * as ledger from "../../modules/accounting/index.js";
-import { accountOut, toAccountOut } from "../../modules/accounting/schemas.js";
+import {
+  accountBalanceOut,
+  accountOut,
+  entryOut,
+  toAccountBalanceOut,
+  toAccountOut,
+  toEntryOut,
+} from "../../modules/accounting/index.js";
 import { BadRequestError } from "../../platform/http/errors.js";
 import { companyIdArg, dateArg, defineTool, limitArg, offsetArg, pageOf, toolArgs } from "../tool-kit.js";
 
@@ -69,11 +74,12 @@ export const getAccountBalance = defineTool({
   }),
   output: accountBalanceOut,
   async run(ctx, args) {
-    return ledger.getAccountBalance(ctx, {
+    const balance = await ledger.getAccountBalance(ctx, {
       accountCode: args.account_code,
       fiscalYearCode: args.fiscal_year_code,
       companyId: args.company_id,
     });
+    return toAccountBalanceOut(balance);
   },
 });
 

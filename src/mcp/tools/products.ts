@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { productOut, toProductOut } from "../../modules/products/products/schemas.js";
-import * as products from "../../modules/products/products/service.js";
+import * as products from "../../modules/products/index.js";
+import { productOut, toProductOut } from "../../modules/products/index.js";
 import { BadRequestError } from "../../platform/http/errors.js";
 import { companyIdArg, defineTool, limitArg, offsetArg, pageOf, toolArgs, uuidArg } from "../tool-kit.js";
 
@@ -44,8 +44,8 @@ export const listProducts = defineTool({
       search: args.search || undefined,
       familyCode: args.family_code,
       isActive: args.is_active,
-      skip: args.offset,
       limit: args.limit,
+      offset: args.offset,
     });
     return { items: rows.map(toProductOut), total, limit: args.limit, offset: args.offset };
   },

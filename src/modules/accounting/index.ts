@@ -1,10 +1,14 @@
 /**
- * The general ledger's service surface: what routes, the MCP server and other modules (contacts,
- * sales, purchases) call. Other modules use this file only, never the repositories or tables.
+ * The general ledger's entry point: the only file other modules, the CLI, MCP and the app import.
+ * Contacts (and later sales, purchases, treasury) post through these services.
  */
+export { accountBalanceOut, toAccountBalanceOut } from "./balances/schemas.js";
 export { getAccountBalance, getBalances, getTrialBalance } from "./balances/service.js";
 export { ensureContactSubaccounts, type LedgerContact } from "./chart/contact-subaccounts.js";
+export { accountOut, toAccountOut } from "./chart/schemas.js";
 export { createSubaccount, getSubaccount, listAccounts, listSubaccounts } from "./chart/service.js";
+export { loadLedgerDemo } from "./demo.js";
+export { entryOut, toEntryOut } from "./entries/schemas.js";
 export {
   assertBalanced,
   createEntry,
@@ -24,3 +28,4 @@ export {
   setFiscalYearState,
 } from "./fiscal-years/service.js";
 export { createJournal, DEFAULT_JOURNAL, getJournal, listJournals } from "./journals/service.js";
+export { accountingRoutes } from "./routes.js";

@@ -1,5 +1,6 @@
+import type { AuthedCtx } from "../../platform/http/context.js";
 import { dniControlLetter } from "../../platform/tax-id.js";
-import type { AgentValues } from "./service.js";
+import { type AgentValues, createAgent } from "./service.js";
 
 const nif = (digits: string) => digits + dniControlLetter(digits);
 
@@ -41,3 +42,10 @@ export const DEMO_AGENTS: (AgentValues & { code: string; name: string })[] = [
     commissionPct: "6.00",
   },
 ];
+
+/** Creates the five demo agents in a company that has none of them yet; returns their ids. */
+export async function loadAgentsDemo(ctx: AuthedCtx, companyId: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (const agent of DEMO_AGENTS) ids.push((await createAgent(ctx, { ...agent, companyId })).id);
+  return ids;
+}

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, ilike, ne, or, type SQL } from "drizzle-orm";
 import type { Db } from "../../platform/db/client.js";
+import { paginate } from "../../platform/db/paginate.js";
 import { likePattern } from "../../platform/http/pagination.js";
 import { agents } from "./tables.js";
 
@@ -10,8 +11,8 @@ export interface AgentListFilter {
   scope?: SQL;
   search?: string;
   includeInactive: boolean;
-  skip: number;
   limit: number;
+  offset: number;
 }
 
 export async function findAgent(db: Db, id: string) {
@@ -56,17 +57,16 @@ export async function listAgents(db: Db, f: AgentListFilter) {
         )
       : undefined,
   );
-  const [rows, [{ total }]] = await Promise.all([
+  return paginate(
     db
       .select()
       .from(agents)
       .where(where)
       .orderBy(asc(agents.createdAt), asc(agents.id))
       .limit(f.limit)
-      .offset(f.skip),
+      .offset(f.offset),
     db.select({ total: count() }).from(agents).where(where),
-  ]);
-  return { rows, total: Number(total) };
+  );
 }
 
 export async function insertAgent(db: Db, values: AgentInsert) {

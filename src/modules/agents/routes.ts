@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { ctxOf } from "../../platform/http/context.js";
-import { errorResponses } from "../../platform/http/errors.js";
+import { errorResponses, noContent } from "../../platform/http/errors.js";
 import { idParams } from "../../platform/ids.js";
 import {
   agentCreateBody,
@@ -10,12 +9,12 @@ import {
   agentPage,
   agentUpdateBody,
   fromAgentBody,
+  fromAgentCreateBody,
   toAgentOut,
 } from "./schemas.js";
 import * as agents from "./service.js";
 
 const tags = ["agents"];
-const noContent = { 204: z.null().describe("No content") };
 
 export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -26,7 +25,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "List sales agents",
         querystring: agentListQuery,
-        response: { 200: agentPage, ...errorResponses(400, 401, 403) },
+        response: { 200: agentPage },
       },
     },
     async (request) => {
@@ -35,8 +34,8 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         companyId: q.company_id,
         search: q.search,
         includeInactive: q.include_inactive,
-        skip: q.skip,
         limit: q.limit,
+        offset: q.skip,
       });
       return { data: rows.map(toAgentOut), total, skip: q.skip, limit: q.limit };
     },
@@ -50,7 +49,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Sales agent detail",
         params: idParams,
-        response: { 200: agentOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: agentOut, ...errorResponses(404) },
       },
     },
     async (request) => toAgentOut(await agents.getAgent(ctxOf(request), request.params.id)),
@@ -64,17 +63,11 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Create a sales agent",
         body: agentCreateBody,
-        response: { 201: agentOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: agentOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
-      const b = request.body;
-      const row = await agents.createAgent(ctxOf(request), {
-        ...fromAgentBody(b),
-        code: b.code,
-        name: b.name,
-        companyId: b.company_id,
-      });
+      const row = await agents.createAgent(ctxOf(request), fromAgentCreateBody(request.body));
       return reply.code(201).send(toAgentOut(row));
     },
   );
@@ -88,7 +81,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Update a sales agent",
         params: idParams,
         body: agentUpdateBody,
-        response: { 200: agentOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: agentOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>
@@ -103,7 +96,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Deactivate a sales agent (it stays on the contacts that reference it)",
         params: idParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404) },
+        response: { ...noContent, ...errorResponses(404) },
       },
     },
     async (request, reply) => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { iso } from "../../platform/dates.js";
 import { apiListQuery, apiPage } from "../../platform/http/pagination.js";
 import { Dec, percentInput, percentOutput, toPercent } from "../../platform/money.js";
 import { taxIdSchema } from "../../platform/tax-id.js";
@@ -60,9 +61,13 @@ export function toAgentOut(a: AgentRow): z.infer<typeof agentOut> {
     email: a.email,
     commission_pct: toPercent(a.commissionPct),
     is_active: a.isActive,
-    created_at: a.createdAt.toISOString(),
-    updated_at: a.updatedAt.toISOString(),
+    created_at: iso(a.createdAt),
+    updated_at: iso(a.updatedAt),
   };
+}
+
+export function fromAgentCreateBody(b: AgentCreateBody) {
+  return { ...fromAgentBody(b), code: b.code, name: b.name, companyId: b.company_id };
 }
 
 export function fromAgentBody(b: AgentUpdateBody) {

@@ -1,7 +1,7 @@
 import { assertCompanyVisible, companyFilter } from "../../platform/auth/company-scope.js";
 import type { AuthedCtx } from "../../platform/http/context.js";
 import { ConflictError } from "../../platform/http/errors.js";
-import { resolveCompanyForWrite } from "../companies/service.js";
+import { resolveCompanyForWrite } from "../companies/index.js";
 import type { AgentInsert } from "./repository.js";
 import * as repo from "./repository.js";
 import { agents } from "./tables.js";
@@ -10,8 +10,8 @@ export interface AgentListFilters {
   companyId?: string;
   search?: string;
   includeInactive?: boolean;
-  skip: number;
   limit: number;
+  offset: number;
 }
 
 export type AgentValues = Omit<AgentInsert, "id" | "companyId" | "createdAt" | "updatedAt">;
@@ -25,8 +25,8 @@ export function listAgents(ctx: AuthedCtx, f: AgentListFilters) {
     scope: companyFilter(ctx.actor, agents.companyId, f.companyId),
     search: f.search,
     includeInactive: f.includeInactive ?? false,
-    skip: f.skip,
     limit: f.limit,
+    offset: f.offset,
   });
 }
 

@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/helpers/app.js";
-import { users } from "../identity/tables.js";
 import { apiTokens } from "./tables.js";
 
 let t: TestApp;
@@ -100,7 +99,7 @@ describe("/api/api-tokens", () => {
       404,
     );
     expect((await t.as(token.token, { method: "GET", url: "/api/api-tokens" })).statusCode).toBe(403);
-    await t.db.update(users).set({ isActive: false }).where(eq(users.id, reader.id));
+    await t.db.execute(sql`update users set is_active = false where id = ${reader.id}`);
     expect((await t.as(token.token, { method: "GET", url: "/api/companies" })).statusCode).toBe(401);
   });
 

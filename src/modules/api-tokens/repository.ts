@@ -1,5 +1,6 @@
-import { and, asc, count, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client.js";
+import { paginate } from "../../platform/db/paginate.js";
 import { queryOne } from "../../platform/db/sql.js";
 import { apiAccess, apiTokens } from "./tables.js";
 
@@ -54,18 +55,25 @@ export async function insertToken(
   return row;
 }
 
-export async function listTokens(db: Db, f: { where?: SQL; skip: number; limit: number }) {
-  const [rows, [{ total }]] = await Promise.all([
+/** Tokens of one company (null: of every company), active ones only unless includeInactive. */
+export function listTokens(
+  db: Db,
+  f: { companyId: string | null; includeInactive: boolean; limit: number; offset: number },
+) {
+  const where = and(
+    f.companyId ? eq(apiTokens.companyId, f.companyId) : undefined,
+    f.includeInactive ? undefined : eq(apiTokens.active, true),
+  );
+  return paginate(
     db
       .select()
       .from(apiTokens)
-      .where(f.where)
+      .where(where)
       .orderBy(asc(apiTokens.createdAt), asc(apiTokens.id))
       .limit(f.limit)
-      .offset(f.skip),
-    db.select({ total: count() }).from(apiTokens).where(f.where),
-  ]);
-  return { rows, total: Number(total) };
+      .offset(f.offset),
+    db.select({ total: count() }).from(apiTokens).where(where),
+  );
 }
 
 export async function scopesOf(db: Db, tokenIds: string[]) {

@@ -1,9 +1,15 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { ctxOf } from "../../platform/http/context.js";
-import { errorResponses } from "../../platform/http/errors.js";
+import { errorResponses, noContent } from "../../platform/http/errors.js";
 import { idParams } from "../../platform/ids.js";
-import { tokenCreateBody, tokenCreatedOut, tokenListQuery, tokenPage, toTokenOut } from "./schemas.js";
+import {
+  fromTokenCreateBody,
+  tokenCreateBody,
+  tokenCreatedOut,
+  tokenListQuery,
+  tokenPage,
+  toTokenOut,
+} from "./schemas.js";
 import * as apiTokens from "./service.js";
 
 const tags = ["api-tokens"];
@@ -17,17 +23,14 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Create an API token (the secret is returned once)",
         body: tokenCreateBody,
-        response: { 201: tokenCreatedOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 201: tokenCreatedOut, ...errorResponses(404) },
       },
     },
     async (request, reply) => {
-      const b = request.body;
-      const { token, record } = await apiTokens.createToken(ctxOf(request), {
-        name: b.name,
-        companyId: b.company_id,
-        expiresAt: b.expires_at ? new Date(b.expires_at) : null,
-        scopes: b.scopes,
-      });
+      const { token, record } = await apiTokens.createApiToken(
+        ctxOf(request),
+        fromTokenCreateBody(request.body),
+      );
       return reply.code(201).send({ ...toTokenOut(record), token });
     },
   );
@@ -39,12 +42,16 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "List API tokens (never their secret)",
         querystring: tokenListQuery,
-        response: { 200: tokenPage, ...errorResponses(400, 401, 403) },
+        response: { 200: tokenPage },
       },
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await apiTokens.list(ctxOf(request), q);
+      const { rows, total } = await apiTokens.listApiTokens(ctxOf(request), {
+        includeInactive: q.include_inactive,
+        limit: q.limit,
+        offset: q.skip,
+      });
       return { data: rows.map(toTokenOut), total, skip: q.skip, limit: q.limit };
     },
   );
@@ -56,11 +63,11 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Deactivate an API token",
         params: idParams,
-        response: { 204: z.null().describe("No content"), ...errorResponses(400, 401, 403, 404) },
+        response: { ...noContent, ...errorResponses(404) },
       },
     },
     async (request, reply) => {
-      await apiTokens.deactivate(ctxOf(request), request.params.id);
+      await apiTokens.deactivateApiToken(ctxOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );

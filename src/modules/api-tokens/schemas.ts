@@ -1,7 +1,9 @@
 import { z } from "zod";
+import { iso, isoOrNull } from "../../platform/dates.js";
 import { apiListQuery, apiPage } from "../../platform/http/pagination.js";
 import type { ApiTokenRow } from "./repository.js";
 import { SCOPE_PATTERN } from "./scopes.js";
+import type { CreateTokenInput } from "./service.js";
 
 export const scopeSchema = z
   .string()
@@ -42,8 +44,17 @@ export function toTokenOut(r: ApiTokenRow & { scopes: string[] }): z.infer<typeo
     company_id: r.companyId,
     user_id: r.userId,
     active: r.active,
-    expires_at: r.expiresAt?.toISOString() ?? null,
-    last_used_at: r.lastUsedAt?.toISOString() ?? null,
-    created_at: r.createdAt.toISOString(),
+    expires_at: isoOrNull(r.expiresAt),
+    last_used_at: isoOrNull(r.lastUsedAt),
+    created_at: iso(r.createdAt),
+  };
+}
+
+export function fromTokenCreateBody(b: z.infer<typeof tokenCreateBody>): CreateTokenInput {
+  return {
+    name: b.name,
+    companyId: b.company_id,
+    expiresAt: b.expires_at ? new Date(b.expires_at) : null,
+    scopes: b.scopes,
   };
 }

@@ -1,4 +1,3 @@
-import { and, eq } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import type { Actor } from "../../platform/auth/actor.js";
 import type { Authenticator } from "../../platform/auth/guard.js";
@@ -6,7 +5,7 @@ import type { Db } from "../../platform/db/client.js";
 import { inTransaction } from "../../platform/db/sql.js";
 import type { AuthedCtx } from "../../platform/http/context.js";
 import { BadRequestError, ForbiddenError, NotFoundError } from "../../platform/http/errors.js";
-import { getCompany } from "../companies/service.js";
+import { getCompany } from "../companies/index.js";
 import {
   deactivateToken,
   findToken,
@@ -17,7 +16,6 @@ import {
 } from "./repository.js";
 import { canUseRest, hasAnyMcpScope } from "./scopes.js";
 import { generateApiToken, hashApiToken } from "./secrets.js";
-import { apiTokens } from "./tables.js";
 
 export interface CreateTokenInput {
   name: string;
@@ -27,7 +25,7 @@ export interface CreateTokenInput {
 }
 
 /** Creates a token for the calling user; the secret is returned once and never stored. */
-export async function createToken(ctx: AuthedCtx, input: CreateTokenInput) {
+export async function createApiToken(ctx: AuthedCtx, input: CreateTokenInput) {
   const restricted = ctx.actor.companyId;
   let companyId = input.companyId ?? restricted ?? null;
   if (restricted && companyId !== restricted) throw new NotFoundError("Company");
@@ -57,12 +55,16 @@ export async function createToken(ctx: AuthedCtx, input: CreateTokenInput) {
 }
 
 /** Tokens visible to the caller: a company-restricted caller sees only its company's. */
-export async function list(ctx: AuthedCtx, q: { skip: number; limit: number; include_inactive: boolean }) {
-  const where = and(
-    ctx.actor.companyId ? eq(apiTokens.companyId, ctx.actor.companyId) : undefined,
-    q.include_inactive ? undefined : eq(apiTokens.active, true),
-  );
-  const { rows, total } = await listTokens(ctx.db, { where, skip: q.skip, limit: q.limit });
+export async function listApiTokens(
+  ctx: AuthedCtx,
+  f: { includeInactive?: boolean; limit: number; offset: number },
+) {
+  const { rows, total } = await listTokens(ctx.db, {
+    companyId: ctx.actor.companyId,
+    includeInactive: f.includeInactive ?? false,
+    limit: f.limit,
+    offset: f.offset,
+  });
   const scopes = await scopesOf(
     ctx.db,
     rows.map((r) => r.id),
@@ -70,7 +72,7 @@ export async function list(ctx: AuthedCtx, q: { skip: number; limit: number; inc
   return { rows: rows.map((r) => ({ ...r, scopes: scopes.get(r.id) ?? [] })), total };
 }
 
-export async function deactivate(ctx: AuthedCtx, id: string) {
+export async function deactivateApiToken(ctx: AuthedCtx, id: string) {
   const row = await findToken(ctx.db, id);
   if (!row || (ctx.actor.companyId && row.companyId !== ctx.actor.companyId))
     throw new NotFoundError("API token");

@@ -137,9 +137,9 @@ describe("GET /api/clients", () => {
 
 describe("contacts service (used by the MCP server)", () => {
   it("lists by exact active state and applies the caller's company", async () => {
-    const inactiveOnly = await listContacts(ctxFor(null), { isActive: false, skip: 0, limit: 50 });
+    const inactiveOnly = await listContacts(ctxFor(null), { isActive: false, limit: 50, offset: 0 });
     expect(inactiveOnly.rows.map((r) => r.id)).toEqual([ids.inactive]);
-    const restricted = await listContacts(ctxFor(companyB), { includeInactive: true, skip: 0, limit: 50 });
+    const restricted = await listContacts(ctxFor(companyB), { includeInactive: true, limit: 50, offset: 0 });
     expect(restricted.rows.map((r) => r.id)).toEqual([ids.otherCompany]);
     expect((await getContact(ctxFor(companyA), ids.customer)).name).toBe("Aceros Levante");
     await expect(getContact(ctxFor(companyB), ids.customer)).rejects.toMatchObject({ status: 404 });

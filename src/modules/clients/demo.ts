@@ -1,5 +1,6 @@
+import type { AuthedCtx } from "../../platform/http/context.js";
 import { cifControlDigit, dniControlLetter } from "../../platform/tax-id.js";
-import type { NewContact } from "./service.js";
+import { createContact, type NewContact } from "./service.js";
 
 const TRADES = [
   "Reformas",
@@ -114,4 +115,13 @@ export function demoContacts(agentIds: string[]): NewContact[] {
       agentId: type !== "supplier" && i % 3 !== 0 ? agentIds[i % agentIds.length] : null,
     };
   });
+}
+
+/**
+ * Creates the fifty demo contacts in a company that has none of them yet, through the contacts
+ * service (so they get their ledger subaccounts in any open fiscal year); `agentIds` are the demo
+ * agents the customers are shared among.
+ */
+export async function loadContactsDemo(ctx: AuthedCtx, companyId: string, agentIds: string[]): Promise<void> {
+  for (const contact of demoContacts(agentIds)) await createContact(ctx, { ...contact, companyId });
 }

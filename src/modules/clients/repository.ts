@@ -1,5 +1,6 @@
 import { and, asc, count, eq, ilike, inArray, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client.js";
+import { paginate } from "../../platform/db/paginate.js";
 import { likePattern } from "../../platform/http/pagination.js";
 import { normalizeTaxIdInput } from "../../platform/tax-id.js";
 import { type ContactType, contactCodeCounters, contacts } from "./tables.js";
@@ -14,8 +15,8 @@ export interface ContactListFilter {
   /** undefined: active only unless includeInactive; true/false: exactly that state. */
   isActive?: boolean;
   includeInactive: boolean;
-  skip: number;
   limit: number;
+  offset: number;
 }
 
 /** A "both" contact is a customer and a supplier, so it matches either filter. */
@@ -57,17 +58,16 @@ export async function listContacts(db: Db, f: ContactListFilter) {
     f.contactType ? inArray(contacts.contactType, TYPES_MATCHING[f.contactType]) : undefined,
     f.search ? searchCondition(f.search) : undefined,
   );
-  const [rows, [{ total }]] = await Promise.all([
+  return paginate(
     db
       .select()
       .from(contacts)
       .where(where)
       .orderBy(asc(contacts.createdAt), asc(contacts.id))
       .limit(f.limit)
-      .offset(f.skip),
+      .offset(f.offset),
     db.select({ total: count() }).from(contacts).where(where),
-  ]);
-  return { rows, total: Number(total) };
+  );
 }
 
 /** Which of `code` and `taxId` another contact of the company already uses. */

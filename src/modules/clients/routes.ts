@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { ctxOf } from "../../platform/http/context.js";
-import { errorResponses } from "../../platform/http/errors.js";
+import { errorResponses, noContent } from "../../platform/http/errors.js";
 import { idParams } from "../../platform/ids.js";
 import {
   contactCreateBody,
@@ -10,12 +9,12 @@ import {
   contactPage,
   contactUpdateBody,
   fromContactBody,
+  fromContactCreateBody,
   toContactOut,
 } from "./schemas.js";
 import * as contacts from "./service.js";
 
 const tags = ["clients"];
-const noContent = { 204: z.null().describe("No content") };
 
 /** /api/clients: customers and suppliers (contacts). */
 export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -28,7 +27,7 @@ export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "List contacts (customers and suppliers)",
         description: "Search matches the code, name, legal name, tax ID and e-mail.",
         querystring: contactListQuery,
-        response: { 200: contactPage, ...errorResponses(400, 401, 403) },
+        response: { 200: contactPage },
       },
     },
     async (request) => {
@@ -38,8 +37,8 @@ export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
         contactType: q.contact_type,
         search: q.search,
         includeInactive: q.include_inactive,
-        skip: q.skip,
         limit: q.limit,
+        offset: q.skip,
       });
       return { data: rows.map(toContactOut), total, skip: q.skip, limit: q.limit };
     },
@@ -53,7 +52,7 @@ export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Contact detail",
         params: idParams,
-        response: { 200: contactOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: contactOut, ...errorResponses(404) },
       },
     },
     async (request) => toContactOut(await contacts.getContact(ctxOf(request), request.params.id)),
@@ -69,17 +68,11 @@ export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           "Customers get a 430 subaccount and suppliers a 400 subaccount in every open fiscal year of the company.",
         body: contactCreateBody,
-        response: { 201: contactOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: contactOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
-      const b = request.body;
-      const row = await contacts.createContact(ctxOf(request), {
-        ...fromContactBody(b),
-        contactType: b.contact_type,
-        name: b.name,
-        companyId: b.company_id,
-      });
+      const row = await contacts.createContact(ctxOf(request), fromContactCreateBody(request.body));
       return reply.code(201).send(toContactOut(row));
     },
   );
@@ -93,7 +86,7 @@ export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Update a contact",
         params: idParams,
         body: contactUpdateBody,
-        response: { 200: contactOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: contactOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>
@@ -110,7 +103,7 @@ export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Deactivate a contact (its documents and subaccounts stay)",
         params: idParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404) },
+        response: { ...noContent, ...errorResponses(404) },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { iso } from "../../platform/dates.js";
 import { apiListQuery, apiPage } from "../../platform/http/pagination.js";
 import type { ContactRow } from "./repository.js";
+import type { ContactFields, NewContact } from "./service.js";
 import { CONTACT_TYPES } from "./tables.js";
 
 const optionalText = (max: number) => z.string().trim().max(max).optional();
@@ -108,12 +110,16 @@ export function toContactOut(c: ContactRow): z.infer<typeof contactOut> {
     payment_terms_days: c.paymentTermsDays,
     agent_id: c.agentId,
     is_active: c.isActive,
-    created_at: c.createdAt.toISOString(),
-    updated_at: c.updatedAt.toISOString(),
+    created_at: iso(c.createdAt),
+    updated_at: iso(c.updatedAt),
   };
 }
 
-export function fromContactBody(b: ContactUpdateBody) {
+export function fromContactCreateBody(b: ContactCreateBody): NewContact {
+  return { ...fromContactBody(b), contactType: b.contact_type, name: b.name, companyId: b.company_id };
+}
+
+export function fromContactBody(b: ContactUpdateBody): ContactFields {
   return {
     contactType: b.contact_type,
     code: b.code,

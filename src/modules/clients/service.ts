@@ -1,10 +1,9 @@
 import { assertCompanyVisible, companyFilter } from "../../platform/auth/company-scope.js";
-import { inTransaction } from "../../platform/db/sql.js";
-import type { AuthedCtx } from "../../platform/http/context.js";
+import { type AuthedCtx, inCtxTransaction } from "../../platform/http/context.js";
 import { BadRequestError, ConflictError } from "../../platform/http/errors.js";
 import { ensureContactSubaccounts } from "../accounting/index.js";
-import { findAgentOfCompany } from "../agents/service.js";
-import { resolveCompanyForWrite } from "../companies/service.js";
+import { findAgentOfCompany } from "../agents/index.js";
+import { resolveCompanyForWrite } from "../companies/index.js";
 import type { ContactRow } from "./repository.js";
 import * as repo from "./repository.js";
 import { type ContactType, contacts } from "./tables.js";
@@ -39,8 +38,8 @@ export interface ContactListFilters {
   /** Exactly this state when given; otherwise inactive ones only with includeInactive. */
   isActive?: boolean;
   includeInactive?: boolean;
-  skip: number;
   limit: number;
+  offset: number;
 }
 
 const DEFAULT_COUNTRY = "ES";
@@ -56,8 +55,8 @@ export function listContacts(ctx: AuthedCtx, f: ContactListFilters) {
     search: f.search,
     isActive: f.isActive,
     includeInactive: f.includeInactive ?? false,
-    skip: f.skip,
     limit: f.limit,
+    offset: f.offset,
   });
 }
 
@@ -97,12 +96,11 @@ export async function createContact(ctx: AuthedCtx, input: NewContact): Promise<
   const companyId = await resolveCompanyForWrite(ctx, requested);
   const country = fields.country ?? DEFAULT_COUNTRY;
   const taxId = fields.taxId ? normalizeContactTaxId(fields.taxId, country) : null;
-  return inTransaction(ctx.db, async (tx) => {
-    const txCtx: AuthedCtx = { ...ctx, db: tx };
+  return inCtxTransaction(ctx, async (txCtx) => {
     if (fields.agentId) await assertAgentUsable(txCtx, companyId, fields.agentId);
     await assertNoDuplicates(txCtx, companyId, { code: fields.code, taxId });
     const code = fields.code ?? (await generateCode(txCtx, companyId));
-    const row = await repo.insertContact(tx, { ...fields, code, taxId, country, companyId });
+    const row = await repo.insertContact(txCtx.db, { ...fields, code, taxId, country, companyId });
     await ensureContactSubaccounts(txCtx, row);
     return row;
   });
@@ -119,8 +117,7 @@ function taxIdAfterUpdate(current: ContactRow, fields: ContactFields): string | 
 export async function updateContact(ctx: AuthedCtx, id: string, fields: ContactFields): Promise<ContactRow> {
   const current = await getContact(ctx, id);
   const taxId = taxIdAfterUpdate(current, fields);
-  return inTransaction(ctx.db, async (tx) => {
-    const txCtx: AuthedCtx = { ...ctx, db: tx };
+  return inCtxTransaction(ctx, async (txCtx) => {
     if (fields.agentId && fields.agentId !== current.agentId)
       await assertAgentUsable(txCtx, current.companyId, fields.agentId);
     await assertNoDuplicates(
@@ -132,7 +129,7 @@ export async function updateContact(ctx: AuthedCtx, id: string, fields: ContactF
       },
       id,
     );
-    const row = await repo.updateContact(tx, id, { ...fields, taxId });
+    const row = await repo.updateContact(txCtx.db, id, { ...fields, taxId });
     if (row.contactType !== current.contactType) await ensureContactSubaccounts(txCtx, row);
     return row;
   });

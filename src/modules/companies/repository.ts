@@ -1,5 +1,6 @@
 import { and, asc, count, eq, ilike, or, type SQL } from "drizzle-orm";
 import type { Db } from "../../platform/db/client.js";
+import { paginate } from "../../platform/db/paginate.js";
 import { likePattern } from "../../platform/http/pagination.js";
 import { companies } from "./tables.js";
 
@@ -13,7 +14,7 @@ export async function findCompany(db: Db, id: string) {
 
 export async function listCompanies(
   db: Db,
-  f: { scope?: SQL; search?: string; includeInactive: boolean; skip: number; limit: number },
+  f: { scope?: SQL; search?: string; includeInactive: boolean; limit: number; offset: number },
 ) {
   const where = and(
     f.scope,
@@ -26,17 +27,16 @@ export async function listCompanies(
         )
       : undefined,
   );
-  const [rows, [{ total }]] = await Promise.all([
+  return paginate(
     db
       .select()
       .from(companies)
       .where(where)
       .orderBy(asc(companies.createdAt), asc(companies.id))
       .limit(f.limit)
-      .offset(f.skip),
+      .offset(f.offset),
     db.select({ total: count() }).from(companies).where(where),
-  ]);
-  return { rows, total: Number(total) };
+  );
 }
 
 export async function activeCompanyIds(db: Db, limit: number) {

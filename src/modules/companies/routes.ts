@@ -9,6 +9,7 @@ import {
   companyPage,
   companyUpdateBody,
   fromCompanyBody,
+  fromCompanyCreateBody,
   toCompanyOut,
 } from "./schemas.js";
 import * as companies from "./service.js";
@@ -24,12 +25,17 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "List companies",
         querystring: companyListQuery,
-        response: { 200: companyPage, ...errorResponses(400, 401, 403) },
+        response: { 200: companyPage },
       },
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await companies.list(ctxOf(request), q);
+      const { rows, total } = await companies.listCompanies(ctxOf(request), {
+        search: q.search,
+        includeInactive: q.include_inactive,
+        limit: q.limit,
+        offset: q.skip,
+      });
       return { data: rows.map(toCompanyOut), total, skip: q.skip, limit: q.limit };
     },
   );
@@ -41,7 +47,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Company detail",
         params: idParams,
-        response: { 200: companyOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: companyOut, ...errorResponses(404) },
       },
     },
     async (request) => toCompanyOut(await companies.getCompany(ctxOf(request), request.params.id)),
@@ -54,16 +60,11 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Create a company",
         body: companyCreateBody,
-        response: { 201: companyOut, ...errorResponses(400, 401, 403, 409) },
+        response: { 201: companyOut, ...errorResponses(409) },
       },
     },
     async (request, reply) => {
-      const b = request.body;
-      const row = await companies.create(ctxOf(request), {
-        ...fromCompanyBody(b),
-        name: b.name,
-        taxId: b.tax_id,
-      });
+      const row = await companies.createCompany(ctxOf(request), fromCompanyCreateBody(request.body));
       return reply.code(201).send(toCompanyOut(row));
     },
   );
@@ -76,10 +77,12 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Update a company",
         params: idParams,
         body: companyUpdateBody,
-        response: { 200: companyOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: companyOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>
-      toCompanyOut(await companies.update(ctxOf(request), request.params.id, fromCompanyBody(request.body))),
+      toCompanyOut(
+        await companies.updateCompany(ctxOf(request), request.params.id, fromCompanyBody(request.body)),
+      ),
   );
 };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { iso } from "../../platform/dates.js";
 import { apiListQuery, apiPage } from "../../platform/http/pagination.js";
 import { taxIdSchema } from "../../platform/tax-id.js";
 import type { companies } from "./tables.js";
@@ -53,9 +54,13 @@ export function toCompanyOut(c: CompanyRow): z.infer<typeof companyOut> {
     subaccount_length: c.subaccountLength,
     currency: c.currency,
     is_active: c.isActive,
-    created_at: c.createdAt.toISOString(),
-    updated_at: c.updatedAt.toISOString(),
+    created_at: iso(c.createdAt),
+    updated_at: iso(c.updatedAt),
   };
+}
+
+export function fromCompanyCreateBody(b: z.infer<typeof companyCreateBody>) {
+  return { ...fromCompanyBody(b), name: b.name, taxId: b.tax_id };
 }
 
 export function fromCompanyBody(b: Partial<z.infer<typeof companyCreateBody>>) {

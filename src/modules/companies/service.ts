@@ -2,42 +2,42 @@ import { canSeeCompany, companyFilter } from "../../platform/auth/company-scope.
 import type { Db } from "../../platform/db/client.js";
 import type { AuthedCtx } from "../../platform/http/context.js";
 import { BadRequestError, ForbiddenError, NotFoundError } from "../../platform/http/errors.js";
-import type { ApiListQuery } from "../../platform/http/pagination.js";
-import {
-  activeCompanyIds,
-  type CompanyInsert,
-  findCompany,
-  insertCompany,
-  listCompanies,
-  updateCompany,
-} from "./repository.js";
+import type { CompanyInsert } from "./repository.js";
+import * as repo from "./repository.js";
 import { companies } from "./tables.js";
 
 export async function getCompany(ctx: AuthedCtx, id: string) {
-  const row = await findCompany(ctx.db, id);
+  const row = await repo.findCompany(ctx.db, id);
   if (!row || !canSeeCompany(ctx.actor, row.id)) throw new NotFoundError("Company");
   return row;
 }
 
-export function list(ctx: AuthedCtx, q: ApiListQuery) {
-  return listCompanies(ctx.db, {
+export interface CompanyListFilters {
+  search?: string;
+  includeInactive?: boolean;
+  limit: number;
+  offset: number;
+}
+
+export function listCompanies(ctx: AuthedCtx, f: CompanyListFilters) {
+  return repo.listCompanies(ctx.db, {
     scope: companyFilter(ctx.actor, companies.id),
-    search: q.search,
-    includeInactive: q.include_inactive,
-    skip: q.skip,
-    limit: q.limit,
+    search: f.search,
+    includeInactive: f.includeInactive ?? false,
+    limit: f.limit,
+    offset: f.offset,
   });
 }
 
-export async function create(ctx: AuthedCtx, values: CompanyInsert) {
+export async function createCompany(ctx: AuthedCtx, values: CompanyInsert) {
   if (ctx.actor.companyId)
     throw new ForbiddenError("A caller restricted to one company cannot create companies");
-  return insertCompany(ctx.db, values);
+  return repo.insertCompany(ctx.db, values);
 }
 
-export async function update(ctx: AuthedCtx, id: string, values: Partial<CompanyInsert>) {
+export async function updateCompany(ctx: AuthedCtx, id: string, values: Partial<CompanyInsert>) {
   await getCompany(ctx, id);
-  return updateCompany(ctx.db, id, values);
+  return repo.updateCompany(ctx.db, id, values);
 }
 
 /**
@@ -50,7 +50,7 @@ export async function resolveCompanyForWrite(ctx: AuthedCtx, requested?: string 
     return ctx.actor.companyId;
   }
   if (requested) return (await getCompany(ctx, requested)).id;
-  const ids = await activeCompanyIds(ctx.db, 2);
+  const ids = await repo.activeCompanyIds(ctx.db, 2);
   if (ids.length === 1) return ids[0];
   throw new BadRequestError(
     ids.length === 0 ? "Create a company first" : "company_id is required: this tenant has several companies",
@@ -60,5 +60,5 @@ export async function resolveCompanyForWrite(ctx: AuthedCtx, requested?: string 
 
 /** For other modules that reference a company (e.g. a user restricted to one). */
 export async function companyExists(db: Db, id: string): Promise<boolean> {
-  return Boolean(await findCompany(db, id));
+  return Boolean(await repo.findCompany(db, id));
 }

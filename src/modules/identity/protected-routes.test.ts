@@ -59,7 +59,7 @@ beforeAll(async () => {
           select ${role.id}, id from permissions where not (modulo = ${modulo} and accion = ${accion})`,
     );
     const email = `all-but-${modulo}-${accion}@example.com`;
-    await users.create(t.ctx, { email, password: "all-but-password", roleIds: [role.id] });
+    await users.createUser(t.ctx, { email, password: "all-but-password", roleIds: [role.id] });
     everythingElse.set(permission, (await t.login(email, "all-but-password")).access_token);
   }
 });

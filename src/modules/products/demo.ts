@@ -1,5 +1,7 @@
+import type { AuthedCtx } from "../../platform/http/context.js";
 import { Dec, toMoney } from "../../platform/money.js";
-import type { ProductValues } from "./products/service.js";
+import { createFamily } from "./families/service.js";
+import { createProduct, type ProductValues } from "./products/service.js";
 
 export const DEMO_FAMILIES = [
   { code: "MAT", name: "Materiales de construcción" },
@@ -135,4 +137,10 @@ export function demoProducts(): (ProductValues & { reference: string; descriptio
       vatRate: REDUCED_RATE.test(description) ? "10" : "21",
     })),
   );
+}
+
+/** Creates the four demo families and their hundred products in a company that has none of them yet. */
+export async function loadProductsDemo(ctx: AuthedCtx, companyId: string): Promise<void> {
+  for (const family of DEMO_FAMILIES) await createFamily(ctx, { ...family, companyId });
+  for (const product of demoProducts()) await createProduct(ctx, { ...product, companyId });
 }

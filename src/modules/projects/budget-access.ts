@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../platform/db/client.js";
 import { ConflictError, NotFoundError } from "../../platform/http/errors.js";
-import { budgets } from "./tables.js";
+import { type BudgetState, budgets } from "./tables.js";
 
 export type BudgetRow = typeof budgets.$inferSelect;
 
 /** States in which a budget and everything under it are read-only. */
-export const READ_ONLY_BUDGET_STATES: readonly string[] = ["finalizado", "cancelado"];
+export const READ_ONLY_BUDGET_STATES: readonly BudgetState[] = ["finalizado", "cancelado"];
 
 export async function loadBudget(db: Db, budgetId: string): Promise<BudgetRow> {
   const [row] = await db.select().from(budgets).where(eq(budgets.id, budgetId)).limit(1);

@@ -1,3 +1,5 @@
+import type { CertificationState, CostCategory } from "./tables.js";
+
 /**
  * The demo project: a small residential building (12 dwellings, basement garage, 4 floors).
  * Item: [unit, summary, unit price, measurement lines]; a measurement line is
@@ -12,7 +14,7 @@ export interface ChapterData {
   middle: string;
   end: string;
   /** Who supplies the chapter's costs, by the two categories it alternates between. */
-  costs: [category: string, supplier: string][];
+  costs: [category: CostCategory, supplier: string][];
   items: ItemData[];
 }
 
@@ -268,7 +270,12 @@ export const DEMO_CHAPTERS: ChapterData[] = [
 ];
 
 /** Cumulative progress per chapter (by index) in each certification, and each certification's period. */
-export const DEMO_CERTIFICATIONS = [
+export const DEMO_CERTIFICATIONS: {
+  periodStart: string;
+  periodEnd: string;
+  estado: CertificationState;
+  progress: string[];
+}[] = [
   { periodStart: "2025-01-07", periodEnd: "2025-02-28", estado: "validada", progress: ["1", "0.85", "0.1"] },
   {
     periodStart: "2025-03-01",
@@ -287,7 +294,7 @@ export const DEMO_CERTIFICATIONS = [
 /** Costs of the site as a whole, charged to no budget item. */
 export const DEMO_SITE_COSTS: [
   date: string,
-  category: string,
+  category: CostCategory,
   supplier: string,
   concept: string,
   net: string,

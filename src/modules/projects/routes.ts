@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type { ModuleDeps } from "../../app/deps.js";
 import { createFileStorage } from "../../platform/storage.js";
 import { activityRoutesV1 } from "./activities/routes.js";
 import { attachmentRoutes } from "./attachments/routes.js";
@@ -9,15 +8,20 @@ import { certificationRoutes } from "./certifications/routes.js";
 import { costEntryRoutes } from "./costs/routes.js";
 import { budgetItemRoutesV1 } from "./items/routes.js";
 
+export interface ProjectRoutesOptions {
+  /** STORAGE_DIR: where cost attachments are kept. */
+  storageDir: string;
+}
+
 /** /api/v1 project cost management: one line per sub-area. */
-export const projectRoutesV1: FastifyPluginAsyncZod<ModuleDeps> = async (app, deps) => {
+export const projectRoutesV1: FastifyPluginAsyncZod<ProjectRoutesOptions> = async (app, options) => {
   await app.register(budgetRoutesV1);
   await app.register(budgetItemRoutesV1);
   await app.register(activityRoutesV1);
   await app.register(bc3RoutesV1);
   await app.register(certificationRoutes);
   // /accounting: a project's actual costs, their attachments and the budgeted/certified/cost summary.
-  const storage = createFileStorage(deps.config.storageDir);
+  const storage = createFileStorage(options.storageDir);
   await app.register(costEntryRoutes, { storage });
   await app.register(attachmentRoutes, { storage });
 };

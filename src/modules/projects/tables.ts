@@ -33,6 +33,13 @@ export const ITEM_KINDS = ["chapter", "item"] as const;
 export const DECOMPOSITION_TYPES = ["labour", "machinery", "material", "other"] as const;
 export const COST_CATEGORIES = ["labour", "machinery", "material", "subcontract", "other"] as const;
 
+export type BudgetState = (typeof BUDGET_STATES)[number];
+export type ActivityState = (typeof ACTIVITY_STATES)[number];
+export type CertificationState = (typeof CERTIFICATION_STATES)[number];
+export type ItemKind = (typeof ITEM_KINDS)[number];
+export type DecompositionType = (typeof DECOMPOSITION_TYPES)[number];
+export type CostCategory = (typeof COST_CATEGORIES)[number];
+
 const inList = (column: string, values: readonly string[]) =>
   sql.raw(`${column} in (${values.map((v) => `'${v}'`).join(", ")})`);
 
@@ -47,7 +54,7 @@ export const budgets = pgTable(
     description: text("description").notNull().default(""),
     startDate: date("start_date", { mode: "string" }),
     endDate: date("end_date", { mode: "string" }),
-    estado: text("estado").notNull().default("borrador"),
+    estado: text("estado", { enum: BUDGET_STATES }).notNull().default("borrador"),
     overheadsPct: percentColumn("overheads_pct").notNull().default("13"),
     profitPct: percentColumn("profit_pct").notNull().default("6"),
     discountPct: percentColumn("discount_pct").notNull().default("0"),
@@ -70,8 +77,8 @@ export const budgetStatusHistory = pgTable(
     budgetId: uuid("budget_id")
       .notNull()
       .references(() => budgets.id, { onDelete: "cascade" }),
-    fromEstado: text("from_estado").notNull(),
-    toEstado: text("to_estado").notNull(),
+    fromEstado: text("from_estado", { enum: BUDGET_STATES }).notNull(),
+    toEstado: text("to_estado", { enum: BUDGET_STATES }).notNull(),
     userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
@@ -87,7 +94,7 @@ export const budgetItems = pgTable(
       .notNull()
       .references(() => budgets.id, { onDelete: "cascade" }),
     parentId: uuid("parent_id").references((): AnyPgColumn => budgetItems.id, { onDelete: "cascade" }),
-    kind: text("kind").notNull(),
+    kind: text("kind", { enum: ITEM_KINDS }).notNull(),
     code: text("code").notNull(),
     position: integer("position").notNull().default(0),
     unit: text("unit").notNull().default(""),
@@ -132,7 +139,7 @@ export const budgetItemDecomposition = pgTable(
       .notNull()
       .references(() => budgetItems.id, { onDelete: "cascade" }),
     position: integer("position").notNull(),
-    type: text("type").notNull(),
+    type: text("type", { enum: DECOMPOSITION_TYPES }).notNull(),
     code: text("code").notNull(),
     unit: text("unit").notNull().default(""),
     summary: text("summary").notNull().default(""),
@@ -160,7 +167,7 @@ export const activities = pgTable(
     actualEnd: date("actual_end", { mode: "string" }),
     progressPct: percentColumn("progress_pct").notNull().default("0"),
     responsibleUserId: uuid("responsible_user_id").references(() => users.id, { onDelete: "set null" }),
-    estado: text("estado").notNull().default("pendiente"),
+    estado: text("estado", { enum: ACTIVITY_STATES }).notNull().default("pendiente"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -196,7 +203,7 @@ export const certifications = pgTable(
     number: integer("number").notNull(),
     periodStart: date("period_start", { mode: "string" }).notNull(),
     periodEnd: date("period_end", { mode: "string" }).notNull(),
-    estado: text("estado").notNull().default("borrador"),
+    estado: text("estado", { enum: CERTIFICATION_STATES }).notNull().default("borrador"),
     notes: text("notes").notNull().default(""),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
     validatedBy: uuid("validated_by").references(() => users.id, { onDelete: "set null" }),
@@ -240,7 +247,7 @@ export const costEntries = pgTable(
     budgetItemId: uuid("budget_item_id").references(() => budgetItems.id, { onDelete: "set null" }),
     activityId: uuid("activity_id").references(() => activities.id, { onDelete: "set null" }),
     date: date("date", { mode: "string" }).notNull(),
-    category: text("category").notNull(),
+    category: text("category", { enum: COST_CATEGORIES }).notNull(),
     supplierName: text("supplier_name").notNull().default(""),
     supplierTaxId: text("supplier_tax_id"),
     documentNumber: text("document_number").notNull().default(""),

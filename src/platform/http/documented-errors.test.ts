@@ -28,6 +28,14 @@ describe("documentCommonErrors", () => {
     expect(keys).toEqual(["201", "400", "401", "403", "409", "500", "503"]);
   });
 
+  it("counts a body read by the handler itself (consumes) as input", async () => {
+    const keys = await responsesOf({
+      config: { permission: "budgets:crear" },
+      schema: { consumes: ["multipart/form-data"], response: { 201: z.object({}), ...errorResponses(413) } },
+    });
+    expect(keys).toEqual(["201", "400", "401", "403", "413", "500", "503"]);
+  });
+
   it("adds neither 400 without input nor 401/403 on public routes", async () => {
     const keys = await responsesOf({
       config: { auth: "public" },

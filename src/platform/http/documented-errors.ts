@@ -4,15 +4,18 @@ import "./route-config.js";
 
 /**
  * Adds to every documented route the problem responses that follow from its declaration, so routes
- * list only their own (404, 409, 413...): 400 when it takes input, 401 and 403 unless it is public,
- * and 500/503 everywhere. A route's own schema for a status wins.
+ * list only their own (404, 409, 413...): 400 when it takes input (a body, query, params or headers
+ * schema, or a `consumes` list), 401 and 403 unless it is public, and 500/503 everywhere. A route's
+ * own schema for a status wins.
  */
 export function documentCommonErrors(app: FastifyInstance) {
   app.addHook("onRoute", (route) => {
     const schema = route.schema;
     if (!schema?.response) return;
     const statuses: number[] = [];
-    if (schema.body || schema.querystring || schema.params || schema.headers) statuses.push(400);
+    // `consumes` declares a request body read by the handler itself (a multipart upload).
+    const input = schema.body || schema.querystring || schema.params || schema.headers || schema.consumes;
+    if (input) statuses.push(400);
     if (route.config?.auth !== "public") statuses.push(401, 403);
     statuses.push(500, 503);
     route.schema = {

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { queryDate } from "../../../platform/http/pagination.js";
 import { moneyOutput } from "../../../platform/money.js";
-import { accountCodeParam, companyIdParam, fiscalYearCode } from "../schemas.js";
+import { accountCodeParam, companyIdParam, fiscalYearCode } from "../params.js";
+import type { AccountBalance, Balances, Rollup, TrialAmounts, TrialBalance } from "./service.js";
 
 const amounts = {
   debit: moneyOutput,
@@ -69,6 +70,62 @@ export const accountBalanceOut = z.object({
   ...amounts,
 });
 
-export type BalancesOut = z.infer<typeof balancesOut>;
-export type TrialBalanceOut = z.infer<typeof trialBalanceOut>;
-export type AccountBalanceOut = z.infer<typeof accountBalanceOut>;
+const toRollupOut = (r: Rollup) => ({
+  code: r.code,
+  name: r.name,
+  debit: r.debit,
+  credit: r.credit,
+  balance: r.balance,
+});
+
+export function toBalancesOut(b: Balances): z.infer<typeof balancesOut> {
+  return {
+    company_id: b.companyId,
+    fiscal_year_id: b.fiscalYearId,
+    fiscal_year_code: b.fiscalYearCode,
+    account_code: b.accountCode,
+    date_to: b.dateTo,
+    totals: { debit: b.totals.debit, credit: b.totals.credit, balance: b.totals.balance },
+    groups: b.groups.map(toRollupOut),
+    subgroups: b.subgroups.map(toRollupOut),
+    accounts: b.accounts.map(toRollupOut),
+    subaccounts: b.subaccounts.map((s) => ({ ...toRollupOut(s), account_code: s.accountCode })),
+  };
+}
+
+export function toAccountBalanceOut(a: AccountBalance): z.infer<typeof accountBalanceOut> {
+  return {
+    company_id: a.companyId,
+    fiscal_year_code: a.fiscalYearCode,
+    account_code: a.accountCode,
+    name: a.name,
+    date_to: a.dateTo,
+    debit: a.debit,
+    credit: a.credit,
+    balance: a.balance,
+  };
+}
+
+const toTrialAmountsOut = (t: TrialAmounts) => ({
+  opening_balance: t.openingBalance,
+  period_debit: t.periodDebit,
+  period_credit: t.periodCredit,
+  closing_balance: t.closingBalance,
+});
+
+export function toTrialBalanceOut(t: TrialBalance): z.infer<typeof trialBalanceOut> {
+  return {
+    company_id: t.companyId,
+    fiscal_year_id: t.fiscalYearId,
+    fiscal_year_code: t.fiscalYearCode,
+    date_from: t.dateFrom,
+    date_to: t.dateTo,
+    totals: toTrialAmountsOut(t.totals),
+    rows: t.rows.map((r) => ({
+      code: r.code,
+      name: r.name,
+      account_code: r.accountCode,
+      ...toTrialAmountsOut(r),
+    })),
+  };
+}

@@ -6,12 +6,62 @@ import type { FiscalYearRow } from "../fiscal-years/repository.js";
 import { fiscalYearForReport } from "../fiscal-years/service.js";
 import { planBalanceRange } from "./date-ranges.js";
 import * as repo from "./repository.js";
-import type { AccountBalanceOut, BalancesOut, TrialBalanceOut } from "./schemas.js";
 
 const minDate = (a: string, b: string) => (a < b ? a : b);
 const maxDate = (a: string, b: string) => (a > b ? a : b);
 
 const ZERO = { debit: "0.00", credit: "0.00", balance: "0.00" };
+
+/** Money as decimal strings with 2 decimals. balance = debit - credit (positive: a debit balance). */
+export interface Amounts {
+  debit: string;
+  credit: string;
+  balance: string;
+}
+
+export interface Rollup extends Amounts {
+  code: string;
+  name: string;
+}
+
+export interface Balances {
+  companyId: string;
+  fiscalYearId: string;
+  fiscalYearCode: string;
+  accountCode: string | null;
+  dateTo: string;
+  totals: Amounts;
+  /** 1-digit groups, 2-digit subgroups, 3-digit accounts, then the subaccounts. */
+  groups: Rollup[];
+  subgroups: Rollup[];
+  accounts: Rollup[];
+  subaccounts: (Rollup & { accountCode: string })[];
+}
+
+export interface AccountBalance extends Amounts {
+  companyId: string;
+  fiscalYearCode: string;
+  accountCode: string;
+  name: string;
+  dateTo: string;
+}
+
+export interface TrialAmounts {
+  openingBalance: string;
+  periodDebit: string;
+  periodCredit: string;
+  closingBalance: string;
+}
+
+export interface TrialBalance {
+  companyId: string;
+  fiscalYearId: string;
+  fiscalYearCode: string;
+  dateFrom: string;
+  dateTo: string;
+  totals: TrialAmounts;
+  rows: (TrialAmounts & { code: string; name: string; accountCode: string })[];
+}
 
 /**
  * Debit, credit and balance per subaccount up to date_to, rolled up to 3-digit accounts, 2-digit
@@ -20,7 +70,7 @@ const ZERO = { debit: "0.00", credit: "0.00", balance: "0.00" };
 export async function getBalances(
   ctx: AuthedCtx,
   f: { companyId?: string; fiscalYearCode?: string; accountCode?: string; dateTo?: string },
-): Promise<BalancesOut> {
+): Promise<Balances> {
   const year = await fiscalYearForReport(ctx, {
     companyId: f.companyId,
     code: f.fiscalYearCode,
@@ -32,12 +82,12 @@ export async function getBalances(
     plan: planBalanceRange(year.startDate, dateTo),
     codePrefix: f.accountCode,
   });
-  const out: BalancesOut = {
-    company_id: year.companyId,
-    fiscal_year_id: year.id,
-    fiscal_year_code: year.code,
-    account_code: f.accountCode ?? null,
-    date_to: dateTo,
+  const out: Balances = {
+    companyId: year.companyId,
+    fiscalYearId: year.id,
+    fiscalYearCode: year.code,
+    accountCode: f.accountCode ?? null,
+    dateTo,
     totals: ZERO,
     groups: [],
     subgroups: [],
@@ -48,7 +98,7 @@ export async function getBalances(
   for (const { level, code, name, account_code, debit, credit, balance } of rows) {
     const amounts = { debit, credit, balance };
     if (level === 0) out.totals = amounts;
-    else if (level === 4) out.subaccounts.push({ code, name, account_code: account_code ?? "", ...amounts });
+    else if (level === 4) out.subaccounts.push({ code, name, accountCode: account_code ?? "", ...amounts });
     else byLevel[level]?.push({ code, name, ...amounts });
   }
   return out;
@@ -58,7 +108,7 @@ export async function getBalances(
 export async function getAccountBalance(
   ctx: AuthedCtx,
   f: { accountCode: string; fiscalYearCode?: string; companyId?: string; dateTo?: string },
-): Promise<AccountBalanceOut> {
+): Promise<AccountBalance> {
   const year = await fiscalYearForReport(ctx, {
     companyId: f.companyId,
     code: f.fiscalYearCode,
@@ -77,11 +127,11 @@ export async function getAccountBalance(
   const named = account ?? subaccount;
   if (!named) throw new NotFoundError(`Account ${f.accountCode} in fiscal year ${year.code}`);
   return {
-    company_id: year.companyId,
-    fiscal_year_code: year.code,
-    account_code: f.accountCode,
+    companyId: year.companyId,
+    fiscalYearCode: year.code,
+    accountCode: f.accountCode,
     name: named.name,
-    date_to: dateTo,
+    dateTo,
     ...sums,
   };
 }
@@ -108,7 +158,7 @@ export async function getTrialBalance(
     dateFrom?: string;
     dateTo?: string;
   },
-): Promise<TrialBalanceOut> {
+): Promise<TrialBalance> {
   const year = await fiscalYearForReport(ctx, {
     companyId: f.companyId,
     code: f.fiscalYearCode,
@@ -122,23 +172,23 @@ export async function getTrialBalance(
     codePrefix: f.accountCode,
   });
   const total = rows.find((r) => r.is_total);
-  const amounts = (r: repo.TrialBalanceRow) => ({
-    opening_balance: r.opening_balance,
-    period_debit: r.period_debit,
-    period_credit: r.period_credit,
-    closing_balance: r.closing_balance,
+  const amounts = (r: repo.TrialBalanceRow): TrialAmounts => ({
+    openingBalance: r.opening_balance,
+    periodDebit: r.period_debit,
+    periodCredit: r.period_credit,
+    closingBalance: r.closing_balance,
   });
   return {
-    company_id: year.companyId,
-    fiscal_year_id: year.id,
-    fiscal_year_code: year.code,
-    date_from: period.from,
-    date_to: period.to,
+    companyId: year.companyId,
+    fiscalYearId: year.id,
+    fiscalYearCode: year.code,
+    dateFrom: period.from,
+    dateTo: period.to,
     totals: total
       ? amounts(total)
-      : { opening_balance: "0.00", period_debit: "0.00", period_credit: "0.00", closing_balance: "0.00" },
+      : { openingBalance: "0.00", periodDebit: "0.00", periodCredit: "0.00", closingBalance: "0.00" },
     rows: rows
       .filter((r) => !r.is_total)
-      .map((r) => ({ code: r.code, name: r.name, account_code: r.account_code, ...amounts(r) })),
+      .map((r) => ({ code: r.code, name: r.name, accountCode: r.account_code, ...amounts(r) })),
   };
 }

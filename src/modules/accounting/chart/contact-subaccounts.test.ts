@@ -39,7 +39,7 @@ async function subaccountsOf(contactId: string, fiscalYearCode = "2026", company
     companyId: company,
     fiscalYearCode,
     contactId,
-    skip: 0,
+    offset: 0,
     limit: 100,
   });
   return rows.map((r) => r.code);
@@ -63,7 +63,7 @@ describe("ensureContactSubaccounts", () => {
     await ensureContactSubaccounts(ctx, { ...first, contactType: "both" });
     expect(await subaccountsOf(first.id)).toEqual(["4000000002", "4300000001"]);
 
-    const { rows } = await listSubaccounts(ctx, { companyId, fiscalYearCode: "2026", skip: 0, limit: 100 });
+    const { rows } = await listSubaccounts(ctx, { companyId, fiscalYearCode: "2026", offset: 0, limit: 100 });
     expect(rows.map((r) => r.code)).toEqual(["4000000001", "4000000002", "4300000001", "4300000002"]);
     expect(rows.find((r) => r.code === "4300000002")).toMatchObject({
       name: "Segundo cliente SL",

@@ -2,7 +2,7 @@ import { inTransaction } from "../../../platform/db/sql.js";
 import type { AuthedCtx } from "../../../platform/http/context.js";
 import { ConflictError } from "../../../platform/http/errors.js";
 import { uuidv7 } from "../../../platform/ids.js";
-import { getCompany } from "../../companies/service.js";
+import { getCompany } from "../../companies/index.js";
 import { lockCompany, openFiscalYears } from "../fiscal-years/repository.js";
 import {
   contactSubaccountSlots,

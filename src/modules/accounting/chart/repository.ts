@@ -1,5 +1,6 @@
 import { and, asc, count, eq, ilike, inArray, isNotNull, like, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
+import { paginate } from "../../../platform/db/paginate.js";
 import { likePattern } from "../../../platform/http/pagination.js";
 import { accounts, fiscalYears, subaccounts } from "../tables.js";
 
@@ -26,8 +27,8 @@ export async function listAccounts(
     fiscalYearCode?: string;
     isActive?: boolean;
     search?: string;
-    skip: number;
     limit: number;
+    offset: number;
   },
 ) {
   const where = and(
@@ -40,7 +41,7 @@ export async function listAccounts(
         : ilike(accounts.name, likePattern(f.search))
       : undefined,
   );
-  const [rows, [{ total }]] = await Promise.all([
+  const { rows, total } = await paginate(
     db
       .select(accountColumns)
       .from(accounts)
@@ -48,17 +49,14 @@ export async function listAccounts(
       .where(where)
       .orderBy(asc(fiscalYears.startDate), asc(accounts.fiscalYearId), byCode(accounts.code))
       .limit(f.limit)
-      .offset(f.skip),
+      .offset(f.offset),
     db
       .select({ total: count() })
       .from(accounts)
       .innerJoin(fiscalYears, eq(fiscalYears.id, accounts.fiscalYearId))
       .where(where),
-  ]);
-  return {
-    rows: rows.map((r) => ({ ...r.account, fiscalYearCode: r.fiscalYearCode })),
-    total: Number(total),
-  };
+  );
+  return { rows: rows.map((r) => ({ ...r.account, fiscalYearCode: r.fiscalYearCode })), total };
 }
 
 /**
@@ -154,8 +152,8 @@ export interface SubaccountFilter {
   contactId?: string;
   search?: string;
   includeInactive: boolean;
-  skip: number;
   limit: number;
+  offset: number;
 }
 
 export async function listSubaccounts(db: Db, f: SubaccountFilter) {
@@ -169,7 +167,7 @@ export async function listSubaccounts(db: Db, f: SubaccountFilter) {
       ? or(ilike(subaccounts.code, likePattern(f.search)), ilike(subaccounts.name, likePattern(f.search)))
       : undefined,
   );
-  const [rows, [{ total }]] = await Promise.all([
+  const { rows, total } = await paginate(
     db
       .select(subaccountColumns)
       .from(subaccounts)
@@ -177,17 +175,14 @@ export async function listSubaccounts(db: Db, f: SubaccountFilter) {
       .where(where)
       .orderBy(asc(fiscalYears.startDate), asc(subaccounts.fiscalYearId), byCode(subaccounts.code))
       .limit(f.limit)
-      .offset(f.skip),
+      .offset(f.offset),
     db
       .select({ total: count() })
       .from(subaccounts)
       .innerJoin(fiscalYears, eq(fiscalYears.id, subaccounts.fiscalYearId))
       .where(where),
-  ]);
-  return {
-    rows: rows.map((r) => ({ ...r.subaccount, fiscalYearCode: r.fiscalYearCode })),
-    total: Number(total),
-  };
+  );
+  return { rows: rows.map((r) => ({ ...r.subaccount, fiscalYearCode: r.fiscalYearCode })), total };
 }
 
 /**

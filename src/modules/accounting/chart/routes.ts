@@ -2,17 +2,18 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { ctxOf } from "../../../platform/http/context.js";
 import { errorResponses } from "../../../platform/http/errors.js";
 import { idParams } from "../../../platform/ids.js";
-import * as ledger from "../index.js";
 import {
   accountListQuery,
   accountPage,
+  fromSubaccountCreateBody,
   subaccountCreateBody,
   subaccountListQuery,
   subaccountOut,
   subaccountPage,
   toAccountOut,
   toSubaccountOut,
-} from "../schemas.js";
+} from "./schemas.js";
+import * as chart from "./service.js";
 
 const tags = ["accounting"];
 
@@ -26,12 +27,12 @@ export const chartRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Chart of accounts of the fiscal years (groups, subgroups and accounts)",
         description: "search: a code prefix when digits, else part of the name.",
         querystring: accountListQuery,
-        response: { 200: accountPage, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: accountPage, ...errorResponses(404) },
       },
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await ledger.listAccounts(ctxOf(request), {
+      const { rows, total } = await chart.listAccounts(ctxOf(request), {
         companyId: q.company_id,
         fiscalYearCode: q.fiscal_year_code,
         isActive: q.include_inactive ? undefined : true,
@@ -52,20 +53,20 @@ export const chartRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "List subaccounts",
         description: "account_code: subaccounts whose code starts with it (430 -> every customer).",
         querystring: subaccountListQuery,
-        response: { 200: subaccountPage, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: subaccountPage, ...errorResponses(404) },
       },
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await ledger.listSubaccounts(ctxOf(request), {
+      const { rows, total } = await chart.listSubaccounts(ctxOf(request), {
         companyId: q.company_id,
         fiscalYearCode: q.fiscal_year_code,
         accountCode: q.account_code,
         contactId: q.contact_id,
         search: q.search,
         includeInactive: q.include_inactive,
-        skip: q.skip,
         limit: q.limit,
+        offset: q.skip,
       });
       return { data: rows.map(toSubaccountOut), total, skip: q.skip, limit: q.limit };
     },
@@ -79,10 +80,10 @@ export const chartRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Subaccount detail",
         params: idParams,
-        response: { 200: subaccountOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: subaccountOut, ...errorResponses(404) },
       },
     },
-    async (request) => toSubaccountOut(await ledger.getSubaccount(ctxOf(request), request.params.id)),
+    async (request) => toSubaccountOut(await chart.getSubaccount(ctxOf(request), request.params.id)),
   );
 
   app.post(
@@ -96,18 +97,11 @@ export const chartRoutes: FastifyPluginAsyncZod = async (app) => {
           "The code has the company's subaccount_length digits and starts with the code of an account " +
           "(3 digits or more) of the fiscal year.",
         body: subaccountCreateBody,
-        response: { 201: subaccountOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: subaccountOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
-      const b = request.body;
-      const row = await ledger.createSubaccount(ctxOf(request), {
-        companyId: b.company_id,
-        fiscalYearCode: b.fiscal_year_code,
-        code: b.code,
-        name: b.name,
-        contactId: b.contact_id,
-      });
+      const row = await chart.createSubaccount(ctxOf(request), fromSubaccountCreateBody(request.body));
       return reply.code(201).send(toSubaccountOut(row));
     },
   );

@@ -1,7 +1,7 @@
 import { assertCompanyVisible } from "../../../platform/auth/company-scope.js";
 import type { AuthedCtx } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError } from "../../../platform/http/errors.js";
-import { getCompany } from "../../companies/service.js";
+import { getCompany } from "../../companies/index.js";
 import { getFiscalYearByCode, ledgerListScope } from "../fiscal-years/service.js";
 import { accounts, subaccounts } from "../tables.js";
 import * as repo from "./repository.js";
@@ -23,8 +23,8 @@ export async function listAccounts(ctx: AuthedCtx, f: AccountListFilters) {
     fiscalYearCode: f.fiscalYearCode,
     isActive: f.isActive,
     search: f.search,
-    skip: f.offset,
     limit: f.limit,
+    offset: f.offset,
   });
 }
 
@@ -35,8 +35,8 @@ export interface SubaccountListFilters {
   contactId?: string;
   search?: string;
   includeInactive?: boolean;
-  skip: number;
   limit: number;
+  offset: number;
 }
 
 export async function listSubaccounts(ctx: AuthedCtx, f: SubaccountListFilters) {
@@ -47,8 +47,8 @@ export async function listSubaccounts(ctx: AuthedCtx, f: SubaccountListFilters) 
     contactId: f.contactId,
     search: f.search,
     includeInactive: f.includeInactive ?? false,
-    skip: f.skip,
     limit: f.limit,
+    offset: f.offset,
   });
 }
 

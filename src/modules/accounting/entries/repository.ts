@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, lte, or, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../../platform/db/client.js";
+import { paginate } from "../../../platform/db/paginate.js";
 import { likePattern } from "../../../platform/http/pagination.js";
 import { entries, entryLines, fiscalYears, journals, subaccounts } from "../tables.js";
 
@@ -110,8 +111,8 @@ export interface EntryFilter {
   subaccountCode?: string;
   search?: string;
   sort: "newest" | "number";
-  skip: number;
   limit: number;
+  offset: number;
 }
 
 /** Conditions on `entries` alone (subqueries, no joins), so the count stays a single-table scan. */
@@ -158,13 +159,13 @@ export async function listEntries(db: Db, f: EntryFilter) {
     f.sort === "number"
       ? [asc(fiscalYears.startDate), asc(entries.companyId), asc(entries.number)]
       : [desc(entries.date), desc(entries.number), desc(entries.id)];
-  const [rows, [{ total }]] = await Promise.all([
+  const page = await paginate(
     selectEntryViews(db)
       .where(where)
       .orderBy(...order)
       .limit(f.limit)
-      .offset(f.skip),
+      .offset(f.offset),
     db.select({ total: count() }).from(entries).where(where),
-  ]);
-  return { rows: rows as EntryView[], total: Number(total) };
+  );
+  return { rows: page.rows as EntryView[], total: page.total };
 }

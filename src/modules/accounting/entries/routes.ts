@@ -2,16 +2,17 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { ctxOf } from "../../../platform/http/context.js";
 import { errorResponses } from "../../../platform/http/errors.js";
 import { idParams } from "../../../platform/ids.js";
-import * as ledger from "../index.js";
 import {
   entryCreateBody,
   entryListQuery,
   entryOut,
   entryPage,
   entryReverseBody,
+  fromEntryCreateBody,
   toEntryOut,
   toEntrySummaryOut,
 } from "./schemas.js";
+import * as entries from "./service.js";
 
 const tags = ["accounting"];
 
@@ -25,12 +26,12 @@ export const entryRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "List journal entries (without their lines)",
         description: "search: part of the concept, or an entry number.",
         querystring: entryListQuery,
-        response: { 200: entryPage, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: entryPage, ...errorResponses(404) },
       },
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await ledger.listEntries(ctxOf(request), {
+      const { rows, total } = await entries.listEntries(ctxOf(request), {
         companyId: q.company_id,
         fiscalYearCode: q.fiscal_year_code,
         journal: q.journal,
@@ -54,10 +55,10 @@ export const entryRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Journal entry with its lines",
         params: idParams,
-        response: { 200: entryOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: entryOut, ...errorResponses(404) },
       },
     },
-    async (request) => toEntryOut(await ledger.getEntry(ctxOf(request), request.params.id)),
+    async (request) => toEntryOut(await entries.getEntry(ctxOf(request), request.params.id)),
   );
 
   app.post(
@@ -72,24 +73,11 @@ export const entryRoutes: FastifyPluginAsyncZod = async (app) => {
           "credits. The entry gets the next number of its fiscal year and is immutable once posted: " +
           "correct it with POST /entries/{id}/reverse. A closed fiscal year is a 409.",
         body: entryCreateBody,
-        response: { 201: entryOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: entryOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
-      const b = request.body;
-      const entry = await ledger.createEntry(ctxOf(request), {
-        companyId: b.company_id,
-        fiscalYearCode: b.fiscal_year_code,
-        journal: b.journal,
-        date: b.date,
-        concept: b.concept,
-        lines: b.lines.map((l) => ({
-          subaccountCode: l.subaccount_code,
-          debit: l.debit,
-          credit: l.credit,
-          description: l.description,
-        })),
-      });
+      const entry = await entries.createEntry(ctxOf(request), fromEntryCreateBody(request.body));
       return reply.code(201).send(toEntryOut(entry));
     },
   );
@@ -104,11 +92,11 @@ export const entryRoutes: FastifyPluginAsyncZod = async (app) => {
         description: "An entry can be reversed once; a second reversal is a 409.",
         params: idParams,
         body: entryReverseBody,
-        response: { 201: entryOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: entryOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
-      const entry = await ledger.reverseEntry(ctxOf(request), request.params.id, request.body ?? {});
+      const entry = await entries.reverseEntry(ctxOf(request), request.params.id, request.body ?? {});
       return reply.code(201).send(toEntryOut(entry));
     },
   );

@@ -1,8 +1,11 @@
 import { z } from "zod";
+import { iso } from "../../../platform/dates.js";
 import { apiListQuery, apiPage, queryDate } from "../../../platform/http/pagination.js";
 import { moneyInput, moneyOutput, nonNegative } from "../../../platform/money.js";
-import { accountCodeParam, companyIdParam, fiscalYearCode, journalCode } from "../schemas.js";
+import { journalCode } from "../journals/schemas.js";
+import { accountCodeParam, companyIdParam, fiscalYearCode } from "../params.js";
 import type { EntryLineView, EntryView } from "./repository.js";
+import type { EntryInput } from "./service.js";
 
 const isPositive = (amount: string | undefined) => amount !== undefined && /[1-9]/.test(amount);
 
@@ -97,7 +100,7 @@ export function toEntrySummaryOut(e: EntryView): z.infer<typeof entrySummaryOut>
     total: e.total,
     reversal_of: e.reversalOf,
     reversed_by: e.reversedBy,
-    created_at: e.createdAt.toISOString(),
+    created_at: iso(e.createdAt),
   };
 }
 
@@ -114,4 +117,20 @@ const toLineOut = (l: EntryLineView): z.infer<typeof entryLineOut> => ({
 
 export function toEntryOut(e: EntryView & { lines: EntryLineView[] }): z.infer<typeof entryOut> {
   return { ...toEntrySummaryOut(e), lines: e.lines.map(toLineOut) };
+}
+
+export function fromEntryCreateBody(b: z.infer<typeof entryCreateBody>): EntryInput {
+  return {
+    companyId: b.company_id,
+    fiscalYearCode: b.fiscal_year_code,
+    journal: b.journal,
+    date: b.date,
+    concept: b.concept,
+    lines: b.lines.map((l) => ({
+      subaccountCode: l.subaccount_code,
+      debit: l.debit,
+      credit: l.credit,
+      description: l.description,
+    })),
+  };
 }

@@ -1,11 +1,11 @@
 import { assertCompanyVisible } from "../../../platform/auth/company-scope.js";
 import type { Db } from "../../../platform/db/client.js";
-import { inTransaction } from "../../../platform/db/sql.js";
+import { inTransaction, violatedConstraint } from "../../../platform/db/sql.js";
 import type { AuthedCtx } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError, type FieldError } from "../../../platform/http/errors.js";
 import { uuidv7 } from "../../../platform/ids.js";
 import { Dec, dec, sum, toMoney } from "../../../platform/money.js";
-import { resolveCompanyForWrite } from "../../companies/service.js";
+import { resolveCompanyForWrite } from "../../companies/index.js";
 import { findSubaccountsByCodes } from "../chart/repository.js";
 import { takeNextEntryNumber } from "../fiscal-years/repository.js";
 import { fiscalYearForEntry, ledgerListScope } from "../fiscal-years/service.js";
@@ -189,8 +189,8 @@ export async function listEntries(ctx: AuthedCtx, f: EntryListFilters) {
     subaccountCode: f.subaccountCode,
     search: f.search,
     sort: f.sort ?? "newest",
-    skip: f.offset,
     limit: f.limit,
+    offset: f.offset,
   });
 }
 
@@ -208,15 +208,6 @@ export async function listEntriesWithLines(ctx: AuthedCtx, f: EntryListFilters) 
     else byEntry.set(line.entryId, [line]);
   }
   return { rows: rows.map((r) => ({ ...r, lines: byEntry.get(r.id) ?? [] })), total };
-}
-
-function violatedConstraint(err: unknown): string | undefined {
-  for (let e = err, i = 0; i < 4 && e && typeof e === "object"; i++) {
-    const constraint = (e as { constraint?: unknown }).constraint;
-    if (typeof constraint === "string") return constraint;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 /**

@@ -1,11 +1,11 @@
-import { and, asc, count, desc, eq, gte, ilike, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, ilike, lte, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
+import { paginate } from "../../../platform/db/paginate.js";
 import { queryOne } from "../../../platform/db/sql.js";
 import { likePattern } from "../../../platform/http/pagination.js";
-import { type FiscalYearState, fiscalYears, type JournalType, journals } from "../tables.js";
+import { type FiscalYearState, fiscalYears } from "../tables.js";
 
 export type FiscalYearRow = typeof fiscalYears.$inferSelect;
-export type JournalRow = typeof journals.$inferSelect;
 
 /**
  * Serializes the writes of one company that must see each other (fiscal-year overlap, generated
@@ -79,24 +79,23 @@ export async function openFiscalYears(db: Db, companyId: string) {
 
 export async function listFiscalYears(
   db: Db,
-  f: { scope?: SQL; estado?: FiscalYearState; search?: string; skip: number; limit: number },
+  f: { scope?: SQL; estado?: FiscalYearState; search?: string; limit: number; offset: number },
 ) {
   const where = and(
     f.scope,
     f.estado ? eq(fiscalYears.estado, f.estado) : undefined,
     f.search ? ilike(fiscalYears.code, likePattern(f.search)) : undefined,
   );
-  const [rows, [{ total }]] = await Promise.all([
+  return paginate(
     db
       .select()
       .from(fiscalYears)
       .where(where)
       .orderBy(desc(fiscalYears.startDate), asc(fiscalYears.id))
       .limit(f.limit)
-      .offset(f.skip),
+      .offset(f.offset),
     db.select({ total: count() }).from(fiscalYears).where(where),
-  ]);
-  return { rows, total: Number(total) };
+  );
 }
 
 export async function insertFiscalYear(tx: Db, values: typeof fiscalYears.$inferInsert) {
@@ -122,64 +121,4 @@ export async function takeNextEntryNumber(tx: Db, fiscalYearId: string): Promise
          returning last_entry_number`,
   );
   return row ? Number(row.last_entry_number) : undefined;
-}
-
-export async function findJournal(db: Db, id: string) {
-  const [row] = await db.select().from(journals).where(eq(journals.id, id)).limit(1);
-  return row;
-}
-
-export async function findJournalByCode(db: Db, companyId: string, code: string) {
-  const [row] = await db
-    .select()
-    .from(journals)
-    .where(and(eq(journals.companyId, companyId), eq(journals.code, code)))
-    .limit(1);
-  return row;
-}
-
-export async function listJournals(
-  db: Db,
-  f: {
-    scope?: SQL;
-    type?: JournalType;
-    search?: string;
-    includeInactive: boolean;
-    skip: number;
-    limit: number;
-  },
-) {
-  const where = and(
-    f.scope,
-    f.includeInactive ? undefined : eq(journals.isActive, true),
-    f.type ? eq(journals.type, f.type) : undefined,
-    f.search
-      ? or(ilike(journals.code, likePattern(f.search)), ilike(journals.name, likePattern(f.search)))
-      : undefined,
-  );
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select()
-      .from(journals)
-      .where(where)
-      .orderBy(asc(journals.createdAt), asc(journals.id))
-      .limit(f.limit)
-      .offset(f.skip),
-    db.select({ total: count() }).from(journals).where(where),
-  ]);
-  return { rows, total: Number(total) };
-}
-
-export async function insertJournal(db: Db, values: typeof journals.$inferInsert) {
-  const [row] = await db.insert(journals).values(values).returning();
-  return row;
-}
-
-/** Inserts the journal unless the company already has one with its code (concurrent callers agree). */
-export async function insertJournalIfMissing(tx: Db, values: typeof journals.$inferInsert) {
-  await tx
-    .insert(journals)
-    .values(values)
-    .onConflictDoNothing({ target: [journals.companyId, journals.code] });
-  return findJournalByCode(tx, values.companyId, values.code);
 }

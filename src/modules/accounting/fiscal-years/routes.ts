@@ -2,15 +2,16 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { ctxOf } from "../../../platform/http/context.js";
 import { errorResponses } from "../../../platform/http/errors.js";
 import { idParams } from "../../../platform/ids.js";
-import * as ledger from "../index.js";
 import {
   fiscalYearCreateBody,
   fiscalYearListQuery,
   fiscalYearOut,
   fiscalYearPage,
   fiscalYearStateBody,
+  fromFiscalYearCreateBody,
   toFiscalYearOut,
-} from "../schemas.js";
+} from "./schemas.js";
+import * as fiscalYears from "./service.js";
 
 const tags = ["accounting"];
 
@@ -23,17 +24,17 @@ export const fiscalYearRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "List fiscal years",
         querystring: fiscalYearListQuery,
-        response: { 200: fiscalYearPage, ...errorResponses(400, 401, 403) },
+        response: { 200: fiscalYearPage },
       },
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await ledger.listFiscalYears(ctxOf(request), {
+      const { rows, total } = await fiscalYears.listFiscalYears(ctxOf(request), {
         companyId: q.company_id,
         estado: q.estado,
         search: q.search,
-        skip: q.skip,
         limit: q.limit,
+        offset: q.skip,
       });
       return { data: rows.map(toFiscalYearOut), total, skip: q.skip, limit: q.limit };
     },
@@ -47,10 +48,10 @@ export const fiscalYearRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Fiscal year detail",
         params: idParams,
-        response: { 200: fiscalYearOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: fiscalYearOut, ...errorResponses(404) },
       },
     },
-    async (request) => toFiscalYearOut(await ledger.getFiscalYear(ctxOf(request), request.params.id)),
+    async (request) => toFiscalYearOut(await fiscalYears.getFiscalYear(ctxOf(request), request.params.id)),
   );
 
   app.post(
@@ -64,17 +65,11 @@ export const fiscalYearRoutes: FastifyPluginAsyncZod = async (app) => {
           "Also carries over the previous year's customer and supplier subaccounts. " +
           "A year overlapping another of the company is a 409.",
         body: fiscalYearCreateBody,
-        response: { 201: fiscalYearOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: fiscalYearOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
-      const b = request.body;
-      const year = await ledger.createFiscalYear(ctxOf(request), {
-        companyId: b.company_id,
-        code: b.code,
-        startDate: b.start_date,
-        endDate: b.end_date,
-      });
+      const year = await fiscalYears.createFiscalYear(ctxOf(request), fromFiscalYearCreateBody(request.body));
       return reply.code(201).send(toFiscalYearOut(year));
     },
   );
@@ -89,12 +84,12 @@ export const fiscalYearRoutes: FastifyPluginAsyncZod = async (app) => {
         description: "No entry can be posted into a closed year.",
         params: idParams,
         body: fiscalYearStateBody,
-        response: { 200: fiscalYearOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: fiscalYearOut, ...errorResponses(404) },
       },
     },
     async (request) =>
       toFiscalYearOut(
-        await ledger.setFiscalYearState(ctxOf(request), request.params.id, request.body.estado),
+        await fiscalYears.setFiscalYearState(ctxOf(request), request.params.id, request.body.estado),
       ),
   );
 };

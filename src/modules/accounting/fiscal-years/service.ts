@@ -7,7 +7,7 @@ import { inTransaction } from "../../../platform/db/sql.js";
 import type { AuthedCtx } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
 import { uuidv7 } from "../../../platform/ids.js";
-import { resolveCompanyForWrite } from "../../companies/service.js";
+import { resolveCompanyForWrite } from "../../companies/index.js";
 import { contactSubaccountsOfYear, insertAccounts, insertSubaccounts } from "../chart/repository.js";
 import { PGC_2007 } from "../pgc2007.js";
 import { type FiscalYearState, fiscalYears } from "../tables.js";
@@ -18,8 +18,8 @@ export interface FiscalYearListFilters {
   companyId?: string;
   estado?: FiscalYearState;
   search?: string;
-  skip: number;
   limit: number;
+  offset: number;
 }
 
 /**
@@ -40,8 +40,8 @@ export function listFiscalYears(ctx: AuthedCtx, f: FiscalYearListFilters) {
     scope: companyFilter(ctx.actor, fiscalYears.companyId, f.companyId),
     estado: f.estado,
     search: f.search,
-    skip: f.skip,
     limit: f.limit,
+    offset: f.offset,
   });
 }
 

@@ -2,8 +2,15 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { ctxOf } from "../../../platform/http/context.js";
 import { errorResponses } from "../../../platform/http/errors.js";
 import { idParams } from "../../../platform/ids.js";
-import * as ledger from "../index.js";
-import { journalCreateBody, journalListQuery, journalOut, journalPage, toJournalOut } from "../schemas.js";
+import {
+  fromJournalCreateBody,
+  journalCreateBody,
+  journalListQuery,
+  journalOut,
+  journalPage,
+  toJournalOut,
+} from "./schemas.js";
+import * as journals from "./service.js";
 
 const tags = ["accounting"];
 
@@ -16,18 +23,18 @@ export const journalRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "List journals",
         querystring: journalListQuery,
-        response: { 200: journalPage, ...errorResponses(400, 401, 403) },
+        response: { 200: journalPage },
       },
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await ledger.listJournals(ctxOf(request), {
+      const { rows, total } = await journals.listJournals(ctxOf(request), {
         companyId: q.company_id,
         type: q.type,
         search: q.search,
         includeInactive: q.include_inactive,
-        skip: q.skip,
         limit: q.limit,
+        offset: q.skip,
       });
       return { data: rows.map(toJournalOut), total, skip: q.skip, limit: q.limit };
     },
@@ -41,10 +48,10 @@ export const journalRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Journal detail",
         params: idParams,
-        response: { 200: journalOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: journalOut, ...errorResponses(404) },
       },
     },
-    async (request) => toJournalOut(await ledger.getJournal(ctxOf(request), request.params.id)),
+    async (request) => toJournalOut(await journals.getJournal(ctxOf(request), request.params.id)),
   );
 
   app.post(
@@ -55,17 +62,11 @@ export const journalRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Create a journal",
         body: journalCreateBody,
-        response: { 201: journalOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: journalOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
-      const b = request.body;
-      const journal = await ledger.createJournal(ctxOf(request), {
-        companyId: b.company_id,
-        code: b.code,
-        name: b.name,
-        type: b.type,
-      });
+      const journal = await journals.createJournal(ctxOf(request), fromJournalCreateBody(request.body));
       return reply.code(201).send(toJournalOut(journal));
     },
   );

@@ -2,9 +2,9 @@ import { assertCompanyVisible, companyFilter } from "../../../platform/auth/comp
 import type { Db } from "../../../platform/db/client.js";
 import type { AuthedCtx } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError } from "../../../platform/http/errors.js";
-import { resolveCompanyForWrite } from "../../companies/service.js";
-import * as repo from "../fiscal-years/repository.js";
+import { resolveCompanyForWrite } from "../../companies/index.js";
 import { type JournalType, journals } from "../tables.js";
+import * as repo from "./repository.js";
 
 /** The journal an entry goes to when it names none; created on first use. */
 export const DEFAULT_JOURNAL = { code: "GEN", name: "General", type: "general" } as const;
@@ -14,8 +14,8 @@ export interface JournalListFilters {
   type?: JournalType;
   search?: string;
   includeInactive?: boolean;
-  skip: number;
   limit: number;
+  offset: number;
 }
 
 export function listJournals(ctx: AuthedCtx, f: JournalListFilters) {
@@ -24,8 +24,8 @@ export function listJournals(ctx: AuthedCtx, f: JournalListFilters) {
     type: f.type,
     search: f.search,
     includeInactive: f.includeInactive ?? false,
-    skip: f.skip,
     limit: f.limit,
+    offset: f.offset,
   });
 }
 

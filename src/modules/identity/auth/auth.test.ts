@@ -58,7 +58,7 @@ describe("POST /api/v1/auth/login", () => {
   });
 
   it("answers wrong password, unknown e-mail and inactive user with the same 401", async () => {
-    const inactive = await users.create(t.ctx, {
+    const inactive = await users.createUser(t.ctx, {
       email: "inactive@example.com",
       password: "inactive-password",
       isActive: false,

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp, type TestUser } from "../../../../test/helpers/app.js";
 import { expectProblem, expectUnauthorized } from "../../../../test/helpers/problem.js";
-import { listLoginAudit } from "./audit.js";
+import { listLoginAudit } from "./repository.js";
 
 let t: TestApp;
 let alice: TestUser;

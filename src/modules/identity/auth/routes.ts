@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { ctxOf, publicCtxOf } from "../../../platform/http/context.js";
-import { errorResponses } from "../../../platform/http/errors.js";
+import { errorResponses, noContent } from "../../../platform/http/errors.js";
 import {
   loginAuditPage,
   loginAuditQuery,
@@ -9,20 +8,14 @@ import {
   logoutBody,
   refreshBody,
   tokenPairV1,
-} from "../schemas.js";
-import { listLoginAudit } from "./audit.js";
-import type { AuthService } from "./service.js";
+  toLoginAuditOut,
+  toTokenPairV1,
+} from "./schemas.js";
+import { type AuthService, listLoginAudit } from "./service.js";
 
 const tags = ["auth"];
-const noContent = { 204: z.null().describe("No content") };
 
 export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
-  const pair = (t: { accessToken: string; refreshToken: string }) => ({
-    access_token: t.accessToken,
-    refresh_token: t.refreshToken,
-    token_type: "bearer" as const,
-  });
-
   app.post(
     "/auth/login",
     {
@@ -33,7 +26,7 @@ export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         description:
           "Wrong e-mail or password and inactive users all get the same 401. 5 failures in 15 minutes -> 429.",
         body: loginBody,
-        response: { 200: tokenPairV1, ...errorResponses(400, 401, 429) },
+        response: { 200: tokenPairV1, ...errorResponses(401, 429) },
       },
     },
     async (request) => {
@@ -41,7 +34,7 @@ export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         ip: request.ip,
         userAgent: request.headers["user-agent"] ?? null,
       });
-      return pair(tokens);
+      return toTokenPairV1(tokens);
     },
   );
 
@@ -54,10 +47,10 @@ export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         summary: "Exchange a refresh token for a new pair",
         description: "The refresh token is spent; presenting it again revokes the whole session.",
         body: refreshBody,
-        response: { 200: tokenPairV1, ...errorResponses(400, 401) },
+        response: { 200: tokenPairV1, ...errorResponses(401) },
       },
     },
-    async (request) => pair(await auth.refresh(publicCtxOf(request), request.body.refresh_token)),
+    async (request) => toTokenPairV1(await auth.refresh(publicCtxOf(request), request.body.refresh_token)),
   );
 
   app.post(
@@ -68,7 +61,7 @@ export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         tags,
         summary: "Log out: the access token and the session's refresh tokens stop working",
         body: logoutBody,
-        response: { ...noContent, ...errorResponses(400, 401) },
+        response: { ...noContent },
       },
     },
     async (request, reply) => {
@@ -84,7 +77,7 @@ export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
       schema: {
         tags,
         summary: "Revoke every token of the caller, on every device",
-        response: { ...noContent, ...errorResponses(401) },
+        response: { ...noContent },
       },
     },
     async (request, reply) => {
@@ -102,12 +95,12 @@ export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         tags,
         summary: "Login attempts, newest first",
         querystring: loginAuditQuery,
-        response: { 200: loginAuditPage, ...errorResponses(400, 401, 403) },
+        response: { 200: loginAuditPage },
       },
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await listLoginAudit(ctxOf(request).db, {
+      const { rows, total } = await listLoginAudit(ctxOf(request), {
         email: q.email,
         success: q.success,
         dateFrom: q.date_from,
@@ -115,21 +108,7 @@ export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         limit: q.limit,
         offset: q.offset,
       });
-      return {
-        data: rows.map((r) => ({
-          id: r.id,
-          email: r.email,
-          user_id: r.userId,
-          success: r.success,
-          reason: r.reason,
-          ip: r.ip,
-          user_agent: r.userAgent,
-          created_at: r.createdAt.toISOString(),
-        })),
-        total,
-        limit: q.limit,
-        offset: q.offset,
-      };
+      return { data: rows.map(toLoginAuditOut), total, limit: q.limit, offset: q.offset };
     },
   );
 };

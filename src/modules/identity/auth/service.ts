@@ -1,4 +1,3 @@
-import { and, eq, sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import type { Actor } from "../../../platform/auth/actor.js";
 import type { Authenticator } from "../../../platform/auth/guard.js";
@@ -8,11 +7,10 @@ import type { Db } from "../../../platform/db/client.js";
 import { inTransaction } from "../../../platform/db/sql.js";
 import type { AuthedCtx, Ctx } from "../../../platform/http/context.js";
 import { TooManyRequestsError, UnauthorizedError } from "../../../platform/http/errors.js";
-import { refreshTokens, revokedAccessTokens, sessions, users } from "../tables.js";
-import { findUserByEmail, revokeSession, revokeUserSessions } from "../users/repository.js";
-import { recordLoginAttempt, secondsUntilLoginAllowed } from "./audit.js";
+import { findUserByEmail } from "../users/repository.js";
 import { GrantsCache, loadGrants, loadSessionState } from "./auth-state.js";
 import { KeyedQueue } from "./keyed-queue.js";
+import * as repo from "./repository.js";
 
 export interface TokenPair {
   accessToken: string;
@@ -36,7 +34,7 @@ export function createAuthService(deps: { tokens: TokenService }) {
       tokens.issue("access", subject),
       tokens.issue("refresh", subject),
     ]);
-    await db.insert(refreshTokens).values({ jti: refresh.jti, sessionId, expiresAt: refresh.expiresAt });
+    await repo.insertRefreshToken(db, { jti: refresh.jti, sessionId, expiresAt: refresh.expiresAt });
     return { accessToken: access.token, refreshToken: refresh.token, expiresIn: tokens.accessTokenSeconds };
   }
 
@@ -60,29 +58,30 @@ export function createAuthService(deps: { tokens: TokenService }) {
     client: ClientInfo,
   ): Promise<TokenPair> {
     const audit = { email: normalized, ip: client.ip, userAgent: client.userAgent };
-    const wait = await secondsUntilLoginAllowed(ctx.db, normalized, client.ip);
+    const wait = await repo.secondsUntilLoginAllowed(ctx.db, normalized, client.ip);
     if (wait > 0) {
-      await recordLoginAttempt(ctx.db, { ...audit, outcome: "rate_limited" });
+      await repo.recordLoginAttempt(ctx.db, { ...audit, outcome: "rate_limited" });
       throw new TooManyRequestsError("Too many failed logins; try again later", wait);
     }
     const user = await findUserByEmail(ctx.db, normalized);
     if (!user) {
       await burnPasswordCheck(password);
-      await recordLoginAttempt(ctx.db, { ...audit, outcome: "unknown_email" });
+      await repo.recordLoginAttempt(ctx.db, { ...audit, outcome: "unknown_email" });
       throw new UnauthorizedError(INVALID_LOGIN);
     }
     const passwordOk = await verifyPassword(user.passwordHash, password);
     const outcome = !passwordOk ? "bad_password" : !user.isActive ? "inactive" : "ok";
     if (outcome !== "ok") {
-      await recordLoginAttempt(ctx.db, { ...audit, userId: user.id, outcome });
+      await repo.recordLoginAttempt(ctx.db, { ...audit, userId: user.id, outcome });
       throw new UnauthorizedError(INVALID_LOGIN);
     }
     return inTransaction(ctx.db, async (tx) => {
-      const [session] = await tx
-        .insert(sessions)
-        .values({ userId: user.id, ip: client.ip, userAgent: client.userAgent?.slice(0, 500) })
-        .returning({ id: sessions.id });
-      await recordLoginAttempt(tx, { ...audit, userId: user.id, outcome: "ok" });
+      const session = await repo.insertSession(tx, {
+        userId: user.id,
+        ip: client.ip,
+        userAgent: client.userAgent?.slice(0, 500),
+      });
+      await repo.recordLoginAttempt(tx, { ...audit, userId: user.id, outcome: "ok" });
       return issuePair(tx, ctx.tenantId, user.id, session.id);
     });
   }
@@ -92,27 +91,14 @@ export function createAuthService(deps: { tokens: TokenService }) {
     const claims = await tokens.verify(refreshToken, "refresh", ctx.tenantId);
     if (!claims) throw new UnauthorizedError("Invalid or expired refresh token");
     const result = await inTransaction(ctx.db, async (tx) => {
-      const [row] = await tx
-        .select({
-          usedAt: refreshTokens.usedAt,
-          expiresAt: refreshTokens.expiresAt,
-          sessionId: sessions.id,
-          revokedAt: sessions.revokedAt,
-          userId: users.id,
-          isActive: users.isActive,
-        })
-        .from(refreshTokens)
-        .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(and(eq(refreshTokens.jti, claims.jti), eq(sessions.id, claims.sid), eq(users.id, claims.sub)))
-        .for("update", { of: refreshTokens });
+      const row = await repo.lockRefreshToken(tx, claims);
       if (!row) return null;
       if (row.usedAt) {
-        await revokeSession(tx, row.sessionId, "refresh_token_reuse");
+        await repo.revokeSession(tx, row.sessionId, "refresh_token_reuse");
         return null;
       }
       if (row.revokedAt || !row.isActive || row.expiresAt.getTime() <= Date.now()) return null;
-      await tx.update(refreshTokens).set({ usedAt: new Date() }).where(eq(refreshTokens.jti, claims.jti));
+      await repo.markRefreshTokenUsed(tx, claims.jti);
       return issuePair(tx, ctx.tenantId, row.userId, row.sessionId);
     });
     if (!result) throw new UnauthorizedError("Invalid, spent or revoked refresh token");
@@ -125,24 +111,18 @@ export function createAuthService(deps: { tokens: TokenService }) {
     const other = refreshToken ? await tokens.verify(refreshToken, "refresh", ctx.tenantId) : null;
     await inTransaction(ctx.db, async (tx) => {
       if (actor.tokenJti && actor.tokenExpiresAt) {
-        await tx
-          .insert(revokedAccessTokens)
-          .values({ jti: actor.tokenJti, expiresAt: actor.tokenExpiresAt })
-          .onConflictDoNothing();
+        await repo.denyAccessToken(tx, actor.tokenJti, actor.tokenExpiresAt);
       }
-      if (actor.sessionId) await revokeSession(tx, actor.sessionId, "logout");
+      if (actor.sessionId) await repo.revokeSession(tx, actor.sessionId, "logout");
       if (other && other.sub === actor.userId && other.sid !== actor.sessionId) {
-        await revokeSession(tx, other.sid, "logout");
+        await repo.revokeSession(tx, other.sid, "logout");
       }
-      // Housekeeping: deny-list entries are useless once their token has expired.
-      await tx
-        .delete(revokedAccessTokens)
-        .where(sql`${revokedAccessTokens.expiresAt} < now() - interval '1 hour'`);
+      await repo.purgeExpiredDenials(tx);
     });
   }
 
   async function revokeAll(ctx: Ctx, userId: string, reason: string) {
-    await revokeUserSessions(ctx.db, userId, reason);
+    await repo.revokeUserSessions(ctx.db, userId, reason);
   }
 
   const grantsCache = new GrantsCache();
@@ -184,3 +164,8 @@ export function createAuthService(deps: { tokens: TokenService }) {
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
+
+/** Login attempts, newest first (the auditor's view). */
+export function listLoginAudit(ctx: Ctx, filter: repo.AuditFilter) {
+  return repo.listLoginAudit(ctx.db, filter);
+}

@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ctxOf } from "../../../platform/http/context.js";
-import { errorResponses } from "../../../platform/http/errors.js";
-import { v1ListQuery } from "../../../platform/http/pagination.js";
+import { errorResponses, noContent } from "../../../platform/http/errors.js";
+import { idParams } from "../../../platform/ids.js";
 import {
   addPermissionBody,
-  idParams,
+  fromAddPermissionBody,
   permissionOut,
   roleBody,
+  roleListQuery,
   roleOut,
   rolePage,
   rolePermissionParams,
@@ -15,11 +16,10 @@ import {
   toPermissionOut,
   toRoleOut,
   toRoleSummaryOut,
-} from "../schemas.js";
+} from "./schemas.js";
 import * as roles from "./service.js";
 
 const tags = ["roles"];
-const noContent = { 204: z.null().describe("No content") };
 
 export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -29,13 +29,17 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: "List roles",
-        querystring: v1ListQuery.extend({ search: z.string().trim().max(200).optional() }),
-        response: { 200: rolePage, ...errorResponses(400, 401, 403) },
+        querystring: roleListQuery,
+        response: { 200: rolePage },
       },
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await roles.listRoles(ctxOf(request), q);
+      const { rows, total } = await roles.listRoles(ctxOf(request), {
+        search: q.search,
+        limit: q.limit,
+        offset: q.offset,
+      });
       return { data: rows.map(toRoleSummaryOut), total, limit: q.limit, offset: q.offset };
     },
   );
@@ -48,7 +52,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Role detail with its permissions",
         params: idParams,
-        response: { 200: roleOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: roleOut, ...errorResponses(404) },
       },
     },
     async (request) => toRoleOut(await roles.getRole(ctxOf(request), request.params.id)),
@@ -62,7 +66,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Create a role",
         body: roleBody,
-        response: { 201: roleOut, ...errorResponses(400, 401, 403, 409) },
+        response: { 201: roleOut, ...errorResponses(409) },
       },
     },
     async (request, reply) =>
@@ -78,7 +82,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
         summary: "Edit a role",
         params: idParams,
         body: roleUpdateBody,
-        response: { 200: roleOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: roleOut, ...errorResponses(404, 409) },
       },
     },
     async (request) => toRoleOut(await roles.updateRole(ctxOf(request), request.params.id, request.body)),
@@ -92,7 +96,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Delete a role (409 while users hold it; the built-in admin role can't be deleted)",
         params: idParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { ...noContent, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -109,7 +113,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Permissions of a role",
         params: idParams,
-        response: { 200: z.array(permissionOut), ...errorResponses(400, 401, 403, 404) },
+        response: { 200: z.array(permissionOut), ...errorResponses(404) },
       },
     },
     async (request) =>
@@ -125,15 +129,13 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
         summary: "Add a permission to a role, by permission_id or by modulo and accion",
         params: idParams,
         body: addPermissionBody,
-        response: { 200: roleOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: roleOut, ...errorResponses(404, 409) },
       },
     },
-    async (request) => {
-      const b = request.body;
-      const ref =
-        "permission_id" in b ? { permissionId: b.permission_id } : { modulo: b.modulo, accion: b.accion };
-      return toRoleOut(await roles.addPermission(ctxOf(request), request.params.id, ref));
-    },
+    async (request) =>
+      toRoleOut(
+        await roles.addPermission(ctxOf(request), request.params.id, fromAddPermissionBody(request.body)),
+      ),
   );
 
   app.delete(
@@ -144,7 +146,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Remove a permission from a role",
         params: rolePermissionParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { ...noContent, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -160,7 +162,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: "The permission catalog",
-        response: { 200: z.array(permissionOut), ...errorResponses(401, 403) },
+        response: { 200: z.array(permissionOut) },
       },
     },
     async (request) => (await roles.listPermissionCatalog(ctxOf(request))).map(toPermissionOut),

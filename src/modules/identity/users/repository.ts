@@ -1,11 +1,11 @@
-import { and, asc, count, eq, ilike, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
+import { paginate } from "../../../platform/db/paginate.js";
 import { likePattern } from "../../../platform/http/pagination.js";
-import { permissions, rolePermissions, roles, sessions, userRoles, users } from "../tables.js";
+import { permissions, rolePermissions, roles, userRoles, users } from "../tables.js";
 
 export type UserRow = typeof users.$inferSelect;
-export type RoleRow = typeof roles.$inferSelect;
-export type PermissionRow = typeof permissions.$inferSelect;
+export type UserInsert = typeof users.$inferInsert;
 
 export async function findUserByEmail(db: Db, email: string) {
   const [row] = await db
@@ -43,7 +43,7 @@ export async function listUsers(db: Db, filter: UserFilter) {
       : undefined,
   ];
   const where = and(...conditions);
-  const [rows, [{ total }]] = await Promise.all([
+  return paginate(
     db
       .select()
       .from(users)
@@ -52,8 +52,7 @@ export async function listUsers(db: Db, filter: UserFilter) {
       .limit(filter.limit)
       .offset(filter.offset),
     db.select({ total: count() }).from(users).where(where),
-  ]);
-  return { rows, total: Number(total) };
+  );
 }
 
 /** Roles of several users at once (no query per user). */
@@ -97,36 +96,51 @@ export async function countActiveAdmins(db: Db, adminRoleId: string, excludingUs
   return rows.length;
 }
 
-export async function revokeUserSessions(db: Db, userId: string, reason: string, exceptSessionId?: string) {
+export async function countUsers(db: Db): Promise<number> {
+  const [{ n }] = await db.select({ n: count() }).from(users);
+  return Number(n);
+}
+
+export async function insertUser(db: Db, values: UserInsert): Promise<string> {
+  const [row] = await db.insert(users).values(values).returning({ id: users.id });
+  return row.id;
+}
+
+export async function updateUserRow(db: Db, id: string, values: Partial<UserInsert>) {
+  await db.update(users).set(values).where(eq(users.id, id));
+}
+
+/** E-mail of each given user that still exists. */
+export async function emailsOfUsers(db: Db, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(inArray(users.id, ids));
+  return new Map(rows.map((r) => [r.id, r.email]));
+}
+
+export async function holdsRole(db: Db, userId: string, roleId: string): Promise<boolean> {
+  const rows = await db
+    .select({ userId: userRoles.userId })
+    .from(userRoles)
+    .where(and(eq(userRoles.userId, userId), eq(userRoles.roleId, roleId)));
+  return rows.length > 0;
+}
+
+export async function insertUserRoles(db: Db, userId: string, roleIds: string[]) {
+  if (roleIds.length === 0) return;
   await db
-    .update(sessions)
-    .set({ revokedAt: new Date(), revokedReason: reason })
-    .where(
-      and(
-        eq(sessions.userId, userId),
-        isNull(sessions.revokedAt),
-        exceptSessionId ? sql`${sessions.id} <> ${exceptSessionId}` : undefined,
-      ),
-    );
+    .insert(userRoles)
+    .values(roleIds.map((roleId) => ({ userId, roleId })))
+    .onConflictDoNothing();
 }
 
-export async function revokeSession(db: Db, sessionId: string, reason: string) {
-  await db
-    .update(sessions)
-    .set({ revokedAt: new Date(), revokedReason: reason })
-    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
-}
-
-export async function findRoleByName(db: Db, name: string) {
-  const [row] = await db
-    .select()
-    .from(roles)
-    .where(sql`lower(${roles.name}) = ${name.toLowerCase()}`)
-    .limit(1);
-  return row;
-}
-
-export async function findRoleById(db: Db, id: string) {
-  const [row] = await db.select().from(roles).where(eq(roles.id, id)).limit(1);
-  return row;
+/** False when the user did not hold the role. */
+export async function deleteUserRole(db: Db, userId: string, roleId: string): Promise<boolean> {
+  const removed = await db
+    .delete(userRoles)
+    .where(and(eq(userRoles.userId, userId), eq(userRoles.roleId, roleId)))
+    .returning({ userId: userRoles.userId });
+  return removed.length > 0;
 }

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { ctxOf } from "../../../platform/http/context.js";
-import { errorResponses } from "../../../platform/http/errors.js";
+import { errorResponses, noContent } from "../../../platform/http/errors.js";
+import { idParams } from "../../../platform/ids.js";
 import type { AuthService } from "../auth/service.js";
 import {
   assignRoleBody,
-  idParams,
+  fromUserCreateBody,
+  fromUserUpdateBody,
   meOut,
   passwordChangeBody,
   toUserOut,
@@ -15,11 +16,10 @@ import {
   userPage,
   userRoleParams,
   userUpdateBody,
-} from "../schemas.js";
+} from "./schemas.js";
 import * as users from "./service.js";
 
 const tags = ["users"];
-const noContent = { 204: z.null().describe("No content") };
 
 export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
   app.get(
@@ -29,11 +29,11 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
       schema: {
         tags,
         summary: "The authenticated user, with roles and effective permissions",
-        response: { 200: meOut, ...errorResponses(401) },
+        response: { 200: meOut },
       },
     },
     async (request) => {
-      const me = users.me(ctxOf(request));
+      const me = users.getCurrentUser(ctxOf(request));
       return { ...toUserOut(me), permissions: me.permissions };
     },
   );
@@ -46,7 +46,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         tags,
         summary: "Change the caller's password (other sessions are logged out)",
         body: passwordChangeBody,
-        response: { ...noContent, ...errorResponses(400, 401) },
+        response: { ...noContent },
       },
     },
     async (request, reply) => {
@@ -63,12 +63,12 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         tags,
         summary: "List users",
         querystring: userListQuery,
-        response: { 200: userPage, ...errorResponses(400, 401, 403) },
+        response: { 200: userPage },
       },
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await users.list(ctxOf(request), {
+      const { rows, total } = await users.listUsers(ctxOf(request), {
         search: q.search,
         isActive: q.is_active,
         roleId: q.role_id,
@@ -87,7 +87,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         tags,
         summary: "User detail",
         params: idParams,
-        response: { 200: userOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: userOut, ...errorResponses(404) },
       },
     },
     async (request) => toUserOut(await users.getUser(ctxOf(request), request.params.id)),
@@ -101,19 +101,11 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         tags,
         summary: "Create a user",
         body: userCreateBody,
-        response: { 201: userOut, ...errorResponses(400, 401, 403, 409) },
+        response: { 201: userOut, ...errorResponses(409) },
       },
     },
     async (request, reply) => {
-      const b = request.body;
-      const user = await users.create(ctxOf(request), {
-        email: b.email,
-        password: b.password,
-        fullName: b.full_name,
-        isActive: b.is_active,
-        companyId: b.company_id,
-        roleIds: b.role_ids,
-      });
+      const user = await users.createUser(ctxOf(request), fromUserCreateBody(request.body));
       return reply.code(201).send(toUserOut(user));
     },
   );
@@ -127,20 +119,11 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         summary: "Update a user (deactivating or setting a password revokes the user's tokens)",
         params: idParams,
         body: userUpdateBody,
-        response: { 200: userOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: userOut, ...errorResponses(404, 409) },
       },
     },
-    async (request) => {
-      const b = request.body;
-      const user = await users.update(ctxOf(request), request.params.id, {
-        email: b.email,
-        fullName: b.full_name,
-        isActive: b.is_active,
-        password: b.password,
-        companyId: b.company_id,
-      });
-      return toUserOut(user);
-    },
+    async (request) =>
+      toUserOut(await users.updateUser(ctxOf(request), request.params.id, fromUserUpdateBody(request.body))),
   );
 
   app.delete(
@@ -151,11 +134,11 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         tags,
         summary: "Deactivate a user and revoke its tokens (the last active administrator can't be)",
         params: idParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { ...noContent, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
-      await users.deactivate(ctxOf(request), request.params.id);
+      await users.deactivateUser(ctxOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -168,7 +151,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         tags,
         summary: "Revoke every token of a user",
         params: idParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404) },
+        response: { ...noContent, ...errorResponses(404) },
       },
     },
     async (request, reply) => {
@@ -188,7 +171,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         summary: "Assign a role to a user",
         params: idParams,
         body: assignRoleBody,
-        response: { 200: userOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: userOut, ...errorResponses(404) },
       },
     },
     async (request) =>
@@ -203,7 +186,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         tags,
         summary: "Remove a role from a user",
         params: userRoleParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { ...noContent, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {

@@ -1,24 +1,16 @@
-import { and, eq } from "drizzle-orm";
+import type { Actor } from "../../../platform/auth/actor.js";
 import { hashPassword, verifyPassword } from "../../../platform/auth/passwords.js";
+import type { Db } from "../../../platform/db/client.js";
 import { inTransaction } from "../../../platform/db/sql.js";
-import type { AuthedCtx, Ctx } from "../../../platform/http/context.js";
+import { type AuthedCtx, type Ctx, inCtxTransaction } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
-import { companyExists } from "../../companies/service.js";
+import { companyExists } from "../../companies/index.js";
 import { bumpAuthzEpoch } from "../auth/auth-state.js";
+import { revokeUserSessions } from "../auth/repository.js";
 import { ADMIN_ROLE_NAME } from "../catalog.js";
-import { userRoles, users } from "../tables.js";
-import {
-  countActiveAdmins,
-  findRoleById,
-  findRoleByName,
-  findUserByEmail,
-  findUserById,
-  listUsers,
-  revokeUserSessions,
-  rolesOfUsers,
-  type UserFilter,
-  type UserRow,
-} from "./repository.js";
+import { findRoleById, findRoleByName } from "../roles/repository.js";
+import type { UserFilter, UserRow } from "./repository.js";
+import * as repo from "./repository.js";
 
 export interface UserView extends UserRow {
   roles: { id: string; name: string }[];
@@ -42,7 +34,7 @@ export interface UpdateUserInput {
 }
 
 async function withRoles(ctx: Ctx, row: UserRow): Promise<UserView> {
-  const roles = (await rolesOfUsers(ctx.db, [row.id])).get(row.id) ?? [];
+  const roles = (await repo.rolesOfUsers(ctx.db, [row.id])).get(row.id) ?? [];
   return { ...row, roles };
 }
 
@@ -55,13 +47,13 @@ async function assertCompanyExists(ctx: Ctx, companyId: string | null | undefine
 }
 
 async function requireUser(ctx: Ctx, id: string) {
-  const user = await findUserById(ctx.db, id);
+  const user = await repo.findUserById(ctx.db, id);
   if (!user) throw new NotFoundError("User");
   return user;
 }
 
 async function assertEmailFree(ctx: Ctx, email: string, exceptId?: string) {
-  const existing = await findUserByEmail(ctx.db, email);
+  const existing = await repo.findUserByEmail(ctx.db, email);
   if (existing && existing.id !== exceptId) throw new ConflictError("A user with this email already exists");
 }
 
@@ -69,20 +61,16 @@ async function assertEmailFree(ctx: Ctx, email: string, exceptId?: string) {
 async function assertNotLastAdmin(ctx: Ctx, userId: string) {
   const admin = await findRoleByName(ctx.db, ADMIN_ROLE_NAME);
   if (!admin) return;
-  const holds = await ctx.db
-    .select({ userId: userRoles.userId })
-    .from(userRoles)
-    .where(and(eq(userRoles.userId, userId), eq(userRoles.roleId, admin.id)));
-  if (holds.length === 0) return;
-  const user = await findUserById(ctx.db, userId);
+  if (!(await repo.holdsRole(ctx.db, userId, admin.id))) return;
+  const user = await repo.findUserById(ctx.db, userId);
   if (!user?.isActive) return;
-  if ((await countActiveAdmins(ctx.db, admin.id, userId)) === 0) {
+  if ((await repo.countActiveAdmins(ctx.db, admin.id, userId)) === 0) {
     throw new ConflictError("This is the last active administrator; appoint another one first");
   }
 }
 
 /** The caller as authentication loaded it: no further query. */
-export function me(ctx: AuthedCtx) {
+export function getCurrentUser(ctx: AuthedCtx) {
   const a = ctx.actor;
   if (a.kind !== "user" || !a.createdAt || !a.updatedAt) throw new NotFoundError("User");
   return {
@@ -102,75 +90,95 @@ export async function getUser(ctx: Ctx, id: string) {
   return withRoles(ctx, await requireUser(ctx, id));
 }
 
-export async function list(ctx: Ctx, filter: UserFilter) {
-  const { rows, total } = await listUsers(ctx.db, filter);
-  const roles = await rolesOfUsers(
+/** For other modules that reference a user (e.g. an activity's responsible). */
+export async function userExists(db: Db, id: string): Promise<boolean> {
+  return Boolean(await repo.findUserById(db, id));
+}
+
+/** E-mail of each given user that still exists (e.g. who changed a budget's state). */
+export function emailsOfUsers(db: Db, ids: string[]): Promise<Map<string, string>> {
+  return repo.emailsOfUsers(db, [...new Set(ids)]);
+}
+
+/**
+ * The actor an active user acts as outside HTTP (the CLI): its permissions, and its company when it
+ * is restricted to one; undefined when there is no active user with that e-mail.
+ */
+export async function actorOfActiveUser(db: Db, email: string): Promise<Actor | undefined> {
+  const user = await repo.findUserByEmail(db, email);
+  if (!user?.isActive) return undefined;
+  return {
+    kind: "user",
+    userId: user.id,
+    email: user.email,
+    fullName: user.fullName,
+    permissions: new Set(await repo.permissionsOfUser(db, user.id)),
+    roles: [],
+    companyId: user.companyId,
+  };
+}
+
+export async function listUsers(ctx: Ctx, filter: UserFilter) {
+  const { rows, total } = await repo.listUsers(ctx.db, filter);
+  const roles = await repo.rolesOfUsers(
     ctx.db,
     rows.map((r) => r.id),
   );
   return { rows: rows.map((r) => ({ ...r, roles: roles.get(r.id) ?? [] })), total };
 }
 
-export async function create(ctx: Ctx, input: CreateUserInput) {
+export async function createUser(ctx: Ctx, input: CreateUserInput) {
   const email = input.email.trim().toLowerCase();
   await assertEmailFree(ctx, email);
   await assertCompanyExists(ctx, input.companyId);
   const passwordHash = await hashPassword(input.password);
   const id = await inTransaction(ctx.db, async (tx) => {
-    const [row] = await tx
-      .insert(users)
-      .values({
-        email,
-        passwordHash,
-        fullName: input.fullName ?? "",
-        isActive: input.isActive ?? true,
-        companyId: input.companyId ?? null,
-      })
-      .returning({ id: users.id });
+    const userId = await repo.insertUser(tx, {
+      email,
+      passwordHash,
+      fullName: input.fullName ?? "",
+      isActive: input.isActive ?? true,
+      companyId: input.companyId ?? null,
+    });
     const roleIds = [...new Set(input.roleIds ?? [])];
     for (const roleId of roleIds) {
       if (!(await findRoleById(tx, roleId))) throw new BadRequestError(`Role ${roleId} does not exist`);
     }
-    if (roleIds.length)
-      await tx.insert(userRoles).values(roleIds.map((roleId) => ({ userId: row.id, roleId })));
-    return row.id;
+    await repo.insertUserRoles(tx, userId, roleIds);
+    return userId;
   });
   return getUser(ctx, id);
 }
 
-export async function update(ctx: Ctx, id: string, input: UpdateUserInput) {
+export async function updateUser(ctx: Ctx, id: string, input: UpdateUserInput) {
   await requireUser(ctx, id);
   const email = input.email?.trim().toLowerCase();
   if (email) await assertEmailFree(ctx, email, id);
   await assertCompanyExists(ctx, input.companyId);
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
-  await inTransaction(ctx.db, async (tx) => {
-    const txCtx = { ...ctx, db: tx };
+  await inCtxTransaction(ctx, async (txCtx) => {
     if (input.isActive === false) await assertNotLastAdmin(txCtx, id);
-    await tx
-      .update(users)
-      .set({
-        email,
-        fullName: input.fullName,
-        isActive: input.isActive,
-        companyId: input.companyId,
-        passwordHash,
-        passwordChangedAt: passwordHash ? new Date() : undefined,
-      })
-      .where(eq(users.id, id));
+    await repo.updateUserRow(txCtx.db, id, {
+      email,
+      fullName: input.fullName,
+      isActive: input.isActive,
+      companyId: input.companyId,
+      passwordHash,
+      passwordChangedAt: passwordHash ? new Date() : undefined,
+    });
     if (input.isActive === false || passwordHash) {
-      await revokeUserSessions(tx, id, input.isActive === false ? "deactivated" : "password_reset");
+      await revokeUserSessions(txCtx.db, id, input.isActive === false ? "deactivated" : "password_reset");
     }
   });
   return getUser(ctx, id);
 }
 
-export async function deactivate(ctx: Ctx, id: string) {
+export async function deactivateUser(ctx: Ctx, id: string) {
   await requireUser(ctx, id);
-  await inTransaction(ctx.db, async (tx) => {
-    await assertNotLastAdmin({ ...ctx, db: tx }, id);
-    await tx.update(users).set({ isActive: false }).where(eq(users.id, id));
-    await revokeUserSessions(tx, id, "deactivated");
+  await inCtxTransaction(ctx, async (txCtx) => {
+    await assertNotLastAdmin(txCtx, id);
+    await repo.updateUserRow(txCtx.db, id, { isActive: false });
+    await revokeUserSessions(txCtx.db, id, "deactivated");
   });
 }
 
@@ -188,7 +196,7 @@ export async function changeOwnPassword(ctx: AuthedCtx, currentPassword: string,
   }
   const passwordHash = await hashPassword(newPassword);
   await inTransaction(ctx.db, async (tx) => {
-    await tx.update(users).set({ passwordHash, passwordChangedAt: new Date() }).where(eq(users.id, user.id));
+    await repo.updateUserRow(tx, user.id, { passwordHash, passwordChangedAt: new Date() });
     // Other devices must log in again; the session changing the password stays.
     await revokeUserSessions(tx, user.id, "password_changed", ctx.actor.sessionId);
   });
@@ -198,7 +206,7 @@ export async function assignRole(ctx: Ctx, userId: string, roleId: string) {
   await requireUser(ctx, userId);
   if (!(await findRoleById(ctx.db, roleId))) throw new NotFoundError("Role");
   await inTransaction(ctx.db, async (tx) => {
-    await tx.insert(userRoles).values({ userId, roleId }).onConflictDoNothing();
+    await repo.insertUserRoles(tx, userId, [roleId]);
     await bumpAuthzEpoch(tx);
   });
   return getUser(ctx, userId);
@@ -208,13 +216,9 @@ export async function removeRole(ctx: Ctx, userId: string, roleId: string) {
   await requireUser(ctx, userId);
   const role = await findRoleById(ctx.db, roleId);
   if (!role) throw new NotFoundError("Role");
-  await inTransaction(ctx.db, async (tx) => {
-    if (role.name === ADMIN_ROLE_NAME) await assertNotLastAdmin({ ...ctx, db: tx }, userId);
-    const removed = await tx
-      .delete(userRoles)
-      .where(and(eq(userRoles.userId, userId), eq(userRoles.roleId, roleId)))
-      .returning({ userId: userRoles.userId });
-    if (removed.length === 0) throw new NotFoundError("Role assignment");
-    await bumpAuthzEpoch(tx);
+  await inCtxTransaction(ctx, async (txCtx) => {
+    if (role.name === ADMIN_ROLE_NAME) await assertNotLastAdmin(txCtx, userId);
+    if (!(await repo.deleteUserRole(txCtx.db, userId, roleId))) throw new NotFoundError("Role assignment");
+    await bumpAuthzEpoch(txCtx.db);
   });
 }

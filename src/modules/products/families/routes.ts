@@ -8,8 +8,10 @@ import {
   familyOut,
   familyPage,
   familyUpdateBody,
+  fromFamilyCreateBody,
+  fromFamilyUpdateBody,
   toFamilyOut,
-} from "../products/schemas.js";
+} from "./schemas.js";
 import * as families from "./service.js";
 
 const tags = ["products"];
@@ -24,7 +26,7 @@ export const familyRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "List product families",
         querystring: familyListQuery,
-        response: { 200: familyPage, ...errorResponses(400, 401, 403) },
+        response: { 200: familyPage },
       },
     },
     async (request) => {
@@ -33,8 +35,8 @@ export const familyRoutes: FastifyPluginAsyncZod = async (app) => {
         companyId: q.company_id,
         search: q.search,
         includeInactive: q.include_inactive,
-        skip: q.skip,
         limit: q.limit,
+        offset: q.skip,
       });
       return { data: rows.map(toFamilyOut), total, skip: q.skip, limit: q.limit };
     },
@@ -48,7 +50,7 @@ export const familyRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Product family detail",
         params: idParams,
-        response: { 200: familyOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: familyOut, ...errorResponses(404) },
       },
     },
     async (request) => toFamilyOut(await families.getFamily(ctxOf(request), request.params.id)),
@@ -62,17 +64,11 @@ export const familyRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Create a product family",
         body: familyCreateBody,
-        response: { 201: familyOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: familyOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
-      const b = request.body;
-      const row = await families.createFamily(ctxOf(request), {
-        companyId: b.company_id,
-        code: b.code,
-        name: b.name,
-        isActive: b.is_active,
-      });
+      const row = await families.createFamily(ctxOf(request), fromFamilyCreateBody(request.body));
       return reply.code(201).send(toFamilyOut(row));
     },
   );
@@ -86,17 +82,12 @@ export const familyRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Update a product family (a new code carries over to its products)",
         params: idParams,
         body: familyUpdateBody,
-        response: { 200: familyOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: familyOut, ...errorResponses(404, 409) },
       },
     },
-    async (request) => {
-      const b = request.body;
-      const row = await families.updateFamily(ctxOf(request), request.params.id, {
-        code: b.code,
-        name: b.name,
-        isActive: b.is_active,
-      });
-      return toFamilyOut(row);
-    },
+    async (request) =>
+      toFamilyOut(
+        await families.updateFamily(ctxOf(request), request.params.id, fromFamilyUpdateBody(request.body)),
+      ),
   );
 };

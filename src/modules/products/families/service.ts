@@ -1,9 +1,9 @@
 import { assertCompanyVisible, companyFilter } from "../../../platform/auth/company-scope.js";
 import type { AuthedCtx } from "../../../platform/http/context.js";
 import { ConflictError } from "../../../platform/http/errors.js";
-import { resolveCompanyForWrite } from "../../companies/service.js";
-import * as repo from "../products/repository.js";
+import { resolveCompanyForWrite } from "../../companies/index.js";
 import { productFamilies } from "../tables.js";
+import * as repo from "./repository.js";
 
 export interface FamilyValues {
   code?: string;
@@ -17,14 +17,14 @@ export async function getFamily(ctx: AuthedCtx, id: string) {
 
 export function listFamilies(
   ctx: AuthedCtx,
-  f: { companyId?: string; search?: string; includeInactive?: boolean; skip: number; limit: number },
+  f: { companyId?: string; search?: string; includeInactive?: boolean; limit: number; offset: number },
 ) {
   return repo.listFamilies(ctx.db, {
     scope: companyFilter(ctx.actor, productFamilies.companyId, f.companyId),
     search: f.search,
     includeInactive: f.includeInactive ?? false,
-    skip: f.skip,
     limit: f.limit,
+    offset: f.offset,
   });
 }
 

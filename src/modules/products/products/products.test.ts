@@ -270,7 +270,7 @@ describe("products service (used by the MCP server)", () => {
     await expect(getProduct(ctxFor(companyA), { reference: "NOWHERE" })).rejects.toMatchObject({
       status: 404,
     });
-    const inactive = await listProducts(ctxFor(companyA), { isActive: false, skip: 0, limit: 50 });
+    const inactive = await listProducts(ctxFor(companyA), { isActive: false, limit: 50, offset: 0 });
     expect(inactive.rows.every((p) => !p.isActive && p.companyId === companyA)).toBe(true);
     expect(inactive.total).toBe(inactive.rows.length);
   });

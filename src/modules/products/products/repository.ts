@@ -1,11 +1,10 @@
 import { and, asc, count, eq, getTableColumns, ilike, ne, or, type SQL } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
+import { paginate } from "../../../platform/db/paginate.js";
 import { likePattern } from "../../../platform/http/pagination.js";
 import { productFamilies, products } from "../tables.js";
 
 export type ProductInsert = typeof products.$inferInsert;
-export type FamilyRow = typeof productFamilies.$inferSelect;
-export type FamilyInsert = typeof productFamilies.$inferInsert;
 
 /** A product with the code of its family (null when it has none). */
 export type ProductView = typeof products.$inferSelect & { familyCode: string | null };
@@ -17,8 +16,8 @@ export interface ProductListFilter {
   /** undefined: active only unless includeInactive; true/false: exactly that state. */
   isActive?: boolean;
   includeInactive: boolean;
-  skip: number;
   limit: number;
+  offset: number;
 }
 
 const productView = { ...getTableColumns(products), familyCode: productFamilies.code };
@@ -76,19 +75,18 @@ export async function listProducts(db: Db, f: ProductListFilter) {
         )
       : undefined,
   );
-  const [rows, [{ total }]] = await Promise.all([
+  return paginate(
     selectProducts(db)
       .where(where)
       .orderBy(asc(products.createdAt), asc(products.id))
       .limit(f.limit)
-      .offset(f.skip),
+      .offset(f.offset),
     db
       .select({ total: count() })
       .from(products)
       .leftJoin(productFamilies, eq(productFamilies.id, products.familyId))
       .where(where),
-  ]);
-  return { rows, total: Number(total) };
+  );
 }
 
 export async function insertProduct(db: Db, values: ProductInsert) {
@@ -98,55 +96,4 @@ export async function insertProduct(db: Db, values: ProductInsert) {
 
 export async function updateProduct(db: Db, id: string, values: Partial<ProductInsert>) {
   await db.update(products).set(values).where(eq(products.id, id));
-}
-
-export async function findFamily(db: Db, id: string) {
-  const [row] = await db.select().from(productFamilies).where(eq(productFamilies.id, id)).limit(1);
-  return row;
-}
-
-export async function findFamilyByCode(db: Db, companyId: string, code: string) {
-  const [row] = await db
-    .select()
-    .from(productFamilies)
-    .where(and(eq(productFamilies.companyId, companyId), eq(productFamilies.code, code)))
-    .limit(1);
-  return row;
-}
-
-export async function listFamilies(
-  db: Db,
-  f: { scope?: SQL; search?: string; includeInactive: boolean; skip: number; limit: number },
-) {
-  const where = and(
-    f.scope,
-    f.includeInactive ? undefined : eq(productFamilies.isActive, true),
-    f.search
-      ? or(
-          ilike(productFamilies.code, likePattern(f.search)),
-          ilike(productFamilies.name, likePattern(f.search)),
-        )
-      : undefined,
-  );
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select()
-      .from(productFamilies)
-      .where(where)
-      .orderBy(asc(productFamilies.createdAt), asc(productFamilies.id))
-      .limit(f.limit)
-      .offset(f.skip),
-    db.select({ total: count() }).from(productFamilies).where(where),
-  ]);
-  return { rows, total: Number(total) };
-}
-
-export async function insertFamily(db: Db, values: FamilyInsert) {
-  const [row] = await db.insert(productFamilies).values(values).returning();
-  return row;
-}
-
-export async function updateFamily(db: Db, id: string, values: Partial<FamilyInsert>) {
-  const [row] = await db.update(productFamilies).set(values).where(eq(productFamilies.id, id)).returning();
-  return row;
 }

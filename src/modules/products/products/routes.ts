@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { ctxOf } from "../../../platform/http/context.js";
-import { errorResponses } from "../../../platform/http/errors.js";
+import { errorResponses, noContent } from "../../../platform/http/errors.js";
 import { idParams } from "../../../platform/ids.js";
-import { familyRoutes } from "../families/routes.js";
 import {
   fromProductBody,
+  fromProductCreateBody,
   productCreateBody,
   productListQuery,
   productOut,
@@ -16,11 +15,8 @@ import {
 import * as products from "./service.js";
 
 const tags = ["products"];
-const noContent = { 204: z.null().describe("No content") };
 
 export const productRoutes: FastifyPluginAsyncZod = async (app) => {
-  await app.register(familyRoutes, { prefix: "/families" });
-
   app.get(
     "/",
     {
@@ -30,7 +26,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "List products",
         description: "Search matches the reference and the description.",
         querystring: productListQuery,
-        response: { 200: productPage, ...errorResponses(400, 401, 403) },
+        response: { 200: productPage },
       },
     },
     async (request) => {
@@ -40,8 +36,8 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         familyCode: q.family_code,
         search: q.search,
         includeInactive: q.include_inactive,
-        skip: q.skip,
         limit: q.limit,
+        offset: q.skip,
       });
       return { data: rows.map(toProductOut), total, skip: q.skip, limit: q.limit };
     },
@@ -55,7 +51,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Product detail",
         params: idParams,
-        response: { 200: productOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: productOut, ...errorResponses(404) },
       },
     },
     async (request) => toProductOut(await products.getProduct(ctxOf(request), { id: request.params.id })),
@@ -69,17 +65,11 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Create a product",
         body: productCreateBody,
-        response: { 201: productOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: productOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
-      const b = request.body;
-      const row = await products.createProduct(ctxOf(request), {
-        ...fromProductBody(b),
-        reference: b.reference,
-        description: b.description,
-        companyId: b.company_id,
-      });
+      const row = await products.createProduct(ctxOf(request), fromProductCreateBody(request.body));
       return reply.code(201).send(toProductOut(row));
     },
   );
@@ -93,7 +83,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Update a product",
         params: idParams,
         body: productUpdateBody,
-        response: { 200: productOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: productOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>
@@ -110,7 +100,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Deactivate a product",
         params: idParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404) },
+        response: { ...noContent, ...errorResponses(404) },
       },
     },
     async (request, reply) => {

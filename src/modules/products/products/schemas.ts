@@ -1,13 +1,12 @@
 import { z } from "zod";
+import { iso } from "../../../platform/dates.js";
 import { apiListQuery, apiPage } from "../../../platform/http/pagination.js";
 import { moneyInput, moneyOutput, nonNegative, toMoney } from "../../../platform/money.js";
+import { companyIdInput } from "../params.js";
 import { VAT_RATES } from "../tables.js";
-import type { FamilyRow, ProductView } from "./repository.js";
+import type { ProductView } from "./repository.js";
+import type { ProductValues } from "./service.js";
 
-const companyIdInput = z
-  .uuid()
-  .optional()
-  .describe("Defaults to the caller's company, or the tenant's only one");
 const price = nonNegative(moneyInput);
 
 export const productOut = z.object({
@@ -65,12 +64,21 @@ export function toProductOut(p: ProductView): z.infer<typeof productOut> {
     cost_price: toMoney(p.costPrice),
     vat_rate: p.vatRate,
     is_active: p.isActive,
-    created_at: p.createdAt.toISOString(),
-    updated_at: p.updatedAt.toISOString(),
+    created_at: iso(p.createdAt),
+    updated_at: iso(p.updatedAt),
   };
 }
 
-export function fromProductBody(b: ProductUpdateBody) {
+export function fromProductCreateBody(b: ProductCreateBody) {
+  return {
+    ...fromProductBody(b),
+    reference: b.reference,
+    description: b.description,
+    companyId: b.company_id,
+  };
+}
+
+export function fromProductBody(b: ProductUpdateBody): ProductValues {
   return {
     reference: b.reference,
     description: b.description,
@@ -79,41 +87,5 @@ export function fromProductBody(b: ProductUpdateBody) {
     costPrice: b.cost_price,
     vatRate: b.vat_rate,
     isActive: b.is_active,
-  };
-}
-
-export const familyOut = z.object({
-  id: z.uuid(),
-  company_id: z.uuid(),
-  code: z.string(),
-  name: z.string(),
-  is_active: z.boolean(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-export const familyCreateBody = z.object({
-  company_id: companyIdInput,
-  code: z.string().trim().min(1).max(30),
-  name: z.string().trim().min(1).max(200),
-  is_active: z.boolean().optional(),
-});
-export const familyUpdateBody = familyCreateBody
-  .omit({ company_id: true })
-  .partial()
-  .refine((b) => Object.keys(b).length > 0, { message: "at least one field is required" });
-export const familyListQuery = apiListQuery.extend({
-  company_id: z.uuid().optional().describe("Only this company's families"),
-});
-export const familyPage = apiPage(familyOut);
-
-export function toFamilyOut(f: FamilyRow): z.infer<typeof familyOut> {
-  return {
-    id: f.id,
-    company_id: f.companyId,
-    code: f.code,
-    name: f.name,
-    is_active: f.isActive,
-    created_at: f.createdAt.toISOString(),
-    updated_at: f.updatedAt.toISOString(),
   };
 }

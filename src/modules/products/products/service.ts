@@ -1,7 +1,8 @@
 import { canSeeCompany, companyFilter } from "../../../platform/auth/company-scope.js";
 import type { AuthedCtx } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
-import { resolveCompanyForWrite } from "../../companies/service.js";
+import { resolveCompanyForWrite } from "../../companies/index.js";
+import { findFamilyByCode } from "../families/repository.js";
 import { products } from "../tables.js";
 import type { ProductInsert, ProductView } from "./repository.js";
 import * as repo from "./repository.js";
@@ -20,8 +21,8 @@ export interface ProductListFilters {
   /** Exactly this state when given; otherwise inactive ones only with includeInactive. */
   isActive?: boolean;
   includeInactive?: boolean;
-  skip: number;
   limit: number;
+  offset: number;
 }
 
 export type ProductLookup = { id: string } | { reference: string; companyId?: string };
@@ -50,14 +51,14 @@ export function listProducts(ctx: AuthedCtx, f: ProductListFilters) {
     familyCode: f.familyCode,
     isActive: f.isActive,
     includeInactive: f.includeInactive ?? false,
-    skip: f.skip,
     limit: f.limit,
+    offset: f.offset,
   });
 }
 
 async function familyIdOf(ctx: AuthedCtx, companyId: string, code: string | null) {
   if (code === null) return null;
-  const family = await repo.findFamilyByCode(ctx.db, companyId, code);
+  const family = await findFamilyByCode(ctx.db, companyId, code);
   if (!family)
     throw new BadRequestError(`Product family ${code} does not exist in this company`, [
       { path: "family_code", message: "is not a family of the company" },

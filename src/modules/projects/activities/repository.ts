@@ -1,21 +1,22 @@
 import { and, asc, count, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
+import { paginate } from "../../../platform/db/paginate.js";
 import { queryRows } from "../../../platform/db/sql.js";
 import { likePattern } from "../../../platform/http/pagination.js";
-import { activities, activityItems } from "../tables.js";
+import { type ActivityState, activities, activityItems } from "../tables.js";
 
 export type ActivityRow = typeof activities.$inferSelect;
 export type NewActivityRow = typeof activities.$inferInsert;
 
 export interface ActivityFilter {
   budgetId?: string;
-  estado?: string;
+  estado?: ActivityState;
   search?: string;
   limit: number;
   offset: number;
 }
 
-export async function listActivityRows(db: Db, f: ActivityFilter) {
+export function listActivityRows(db: Db, f: ActivityFilter) {
   const where = and(
     f.budgetId ? eq(activities.budgetId, f.budgetId) : undefined,
     f.estado ? eq(activities.estado, f.estado) : undefined,
@@ -23,7 +24,7 @@ export async function listActivityRows(db: Db, f: ActivityFilter) {
       ? or(ilike(activities.code, likePattern(f.search)), ilike(activities.name, likePattern(f.search)))
       : undefined,
   );
-  const [rows, [{ total }]] = await Promise.all([
+  return paginate(
     db
       .select()
       .from(activities)
@@ -32,8 +33,7 @@ export async function listActivityRows(db: Db, f: ActivityFilter) {
       .limit(f.limit)
       .offset(f.offset),
     db.select({ total: count() }).from(activities).where(where),
-  ]);
-  return { rows, total: Number(total) };
+  );
 }
 
 export async function findActivity(db: Db, id: string): Promise<ActivityRow | undefined> {

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { ctxOf } from "../../../platform/http/context.js";
-import { errorResponses } from "../../../platform/http/errors.js";
+import { errorResponses, noContent } from "../../../platform/http/errors.js";
 import {
   activityCreateBody,
   activityEstadoBody,
@@ -10,12 +9,13 @@ import {
   activityPage,
   activityParams,
   activityUpdateBody,
+  fromActivityBody,
+  fromActivityCreateBody,
   toActivityOut,
 } from "./schemas.js";
 import * as activities from "./service.js";
 
 const tags = ["activities"];
-const noContent = { 204: z.null().describe("No content") };
 
 export const activityRoutesV1: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -26,7 +26,7 @@ export const activityRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "List activities with their planned and earned value",
         querystring: activityListQuery,
-        response: { 200: activityPage, ...errorResponses(400, 401, 403) },
+        response: { 200: activityPage },
       },
     },
     async (request) => {
@@ -50,7 +50,7 @@ export const activityRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Activity detail",
         params: activityParams,
-        response: { 200: activityOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: activityOut, ...errorResponses(404) },
       },
     },
     async (request) => toActivityOut(await activities.getActivity(ctxOf(request), request.params.id)),
@@ -64,11 +64,17 @@ export const activityRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Create an activity of a budget",
         body: activityCreateBody,
-        response: { 201: activityOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: activityOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) =>
-      reply.code(201).send(toActivityOut(await activities.createActivity(ctxOf(request), request.body))),
+      reply
+        .code(201)
+        .send(
+          toActivityOut(
+            await activities.createActivity(ctxOf(request), fromActivityCreateBody(request.body)),
+          ),
+        ),
   );
 
   app.put(
@@ -80,11 +86,13 @@ export const activityRoutesV1: FastifyPluginAsyncZod = async (app) => {
         summary: "Update an activity (budget_item_ids, when sent, replaces the links)",
         params: activityParams,
         body: activityUpdateBody,
-        response: { 200: activityOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: activityOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>
-      toActivityOut(await activities.updateActivity(ctxOf(request), request.params.id, request.body)),
+      toActivityOut(
+        await activities.updateActivity(ctxOf(request), request.params.id, fromActivityBody(request.body)),
+      ),
   );
 
   app.delete(
@@ -95,7 +103,7 @@ export const activityRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Delete an activity",
         params: activityParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { ...noContent, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -113,7 +121,7 @@ export const activityRoutesV1: FastifyPluginAsyncZod = async (app) => {
         summary: "Change the state: pendiente -> en_curso -> completada; completada -> en_curso reopens",
         params: activityParams,
         body: activityEstadoBody,
-        response: { 200: activityOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: activityOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { iso } from "../../../platform/dates.js";
 import { queryDate, v1ListQuery, v1Page } from "../../../platform/http/pagination.js";
 import { uuidParam } from "../../../platform/ids.js";
 import {
@@ -10,9 +11,8 @@ import {
   toPercent,
 } from "../../../platform/money.js";
 import { ACTIVITY_STATES } from "../tables.js";
-import type { ActivityView } from "./service.js";
+import type { ActivityInput, ActivityView, NewActivity } from "./service.js";
 
-const iso = (d: Date) => d.toISOString();
 const date = queryDate.nullable().optional();
 const progress = nonNegative(percentInput).refine((v) => dec(v).lte(100), {
   message: "must be between 0 and 100",
@@ -34,23 +34,32 @@ const activityFields = {
     .describe("Items or chapters of the same budget (a chapter counts its whole subtree)"),
 };
 
-type Dates = { [K in "planned_start" | "planned_end" | "actual_start" | "actual_end"]?: string | null };
-/** Each end date must not precede its start date; returns the offending end field, if any. */
-export const misorderedDate = (d: Dates): "planned_end" | "actual_end" | undefined => {
-  if (d.planned_start && d.planned_end && d.planned_end < d.planned_start) return "planned_end";
-  if (d.actual_start && d.actual_end && d.actual_end < d.actual_start) return "actual_end";
+export type ActivityDates = {
+  [K in "plannedStart" | "plannedEnd" | "actualStart" | "actualEnd"]?: string | null;
+};
+/** Each end date must not precede its start date; returns the request field of the offending end, if any. */
+export const misorderedDate = (d: ActivityDates): "planned_end" | "actual_end" | undefined => {
+  if (d.plannedStart && d.plannedEnd && d.plannedEnd < d.plannedStart) return "planned_end";
+  if (d.actualStart && d.actualEnd && d.actualEnd < d.actualStart) return "actual_end";
   return undefined;
 };
 
-export const activityCreateBody = z
-  .object({ budget_id: z.uuid(), ...activityFields })
-  .refine((b) => misorderedDate(b) === undefined, { message: "an end date precedes its start date" });
+export const activityCreateBody = z.object({ budget_id: z.uuid(), ...activityFields }).refine(
+  (b) =>
+    misorderedDate({
+      plannedStart: b.planned_start,
+      plannedEnd: b.planned_end,
+      actualStart: b.actual_start,
+      actualEnd: b.actual_end,
+    }) === undefined,
+  { message: "an end date precedes its start date" },
+);
 export const activityUpdateBody = z
   .object(activityFields)
   .partial()
   .refine((b) => Object.keys(b).length > 0, { message: "at least one field is required" });
-export type ActivityCreateInput = z.infer<typeof activityCreateBody>;
-export type ActivityUpdateInput = z.infer<typeof activityUpdateBody>;
+export type ActivityCreateBody = z.infer<typeof activityCreateBody>;
+export type ActivityUpdateBody = z.infer<typeof activityUpdateBody>;
 
 export const activityListQuery = v1ListQuery.extend({
   budget_id: z.uuid().optional(),
@@ -93,11 +102,30 @@ export function toActivityOut(v: ActivityView): z.infer<typeof activityOut> {
     actual_end: a.actualEnd,
     progress_pct: toPercent(a.progressPct),
     responsible_user_id: a.responsibleUserId,
-    estado: a.estado as z.infer<typeof activityOut>["estado"],
+    estado: a.estado,
     budget_item_ids: v.itemIds,
     planned_value: v.plannedValue,
     earned_value: v.earnedValue,
     created_at: iso(a.createdAt),
     updated_at: iso(a.updatedAt),
   };
+}
+
+/** Request fields -> service input; fields left out stay undefined (unchanged on update). */
+export function fromActivityBody(b: ActivityUpdateBody): ActivityInput {
+  return {
+    code: b.code,
+    name: b.name,
+    plannedStart: b.planned_start,
+    plannedEnd: b.planned_end,
+    actualStart: b.actual_start,
+    actualEnd: b.actual_end,
+    progressPct: b.progress_pct,
+    responsibleUserId: b.responsible_user_id,
+    budgetItemIds: b.budget_item_ids,
+  };
+}
+
+export function fromActivityCreateBody(b: ActivityCreateBody): NewActivity {
+  return { ...fromActivityBody(b), budgetId: b.budget_id, code: b.code, name: b.name };
 }

@@ -1,10 +1,12 @@
+import { today } from "../../../platform/dates.js";
 import { inTransaction } from "../../../platform/db/sql.js";
 import type { Ctx } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
 import { dec, toMoney } from "../../../platform/money.js";
-import * as users from "../../identity/users/service.js";
+import { userExists } from "../../identity/index.js";
 import { loadBudgetForWrite } from "../budget-access.js";
 import { itemsByIds } from "../items/repository.js";
+import type { ActivityState } from "../tables.js";
 import {
   type ActivityFilter,
   type ActivityRow,
@@ -19,8 +21,28 @@ import {
   replaceActivityItems,
   updateActivityRow,
 } from "./repository.js";
-import { type ActivityCreateInput, type ActivityUpdateInput, misorderedDate } from "./schemas.js";
+import { type ActivityDates, misorderedDate } from "./schemas.js";
 import { allowedActivityTransitions } from "./transitions.js";
+
+/** An activity's fields; left out: unchanged on update. */
+export interface ActivityInput {
+  code?: string;
+  name?: string;
+  plannedStart?: string | null;
+  plannedEnd?: string | null;
+  actualStart?: string | null;
+  actualEnd?: string | null;
+  progressPct?: string;
+  responsibleUserId?: string | null;
+  /** Items or chapters of the same budget; when given, they replace the links. */
+  budgetItemIds?: string[];
+}
+
+export interface NewActivity extends ActivityInput {
+  budgetId: string;
+  code: string;
+  name: string;
+}
 
 export interface ActivityView {
   row: ActivityRow;
@@ -55,12 +77,9 @@ async function assertCodeFree(db: Ctx["db"], budgetId: string, code: string, exc
     throw new ConflictError(`The budget already has an activity with code ${code}`);
 }
 
-async function assertUserExists(ctx: Ctx, userId: string | null | undefined) {
+async function assertUserExists(db: Ctx["db"], userId: string | null | undefined) {
   if (!userId) return;
-  try {
-    await users.getUser(ctx, userId);
-  } catch (err) {
-    if (!(err instanceof NotFoundError)) throw err;
+  if (!(await userExists(db, userId))) {
     throw new BadRequestError("responsible_user_id is not an existing user", [
       { path: "body.responsible_user_id", message: "no user has this id" },
     ]);
@@ -82,7 +101,7 @@ async function budgetItemIds(db: Ctx["db"], budgetId: string, ids: string[]): Pr
   return unique;
 }
 
-function assertDateOrder(dates: Parameters<typeof misorderedDate>[0]) {
+function assertDateOrder(dates: ActivityDates) {
   const field = misorderedDate(dates);
   if (field) {
     throw new BadRequestError(`${field} precedes its start date`, [
@@ -91,16 +110,16 @@ function assertDateOrder(dates: Parameters<typeof misorderedDate>[0]) {
   }
 }
 
-function activityColumns(input: ActivityUpdateInput): Partial<NewActivityRow> {
+function activityColumns(input: ActivityInput): Partial<NewActivityRow> {
   return {
     code: input.code,
     name: input.name,
-    plannedStart: input.planned_start,
-    plannedEnd: input.planned_end,
-    actualStart: input.actual_start,
-    actualEnd: input.actual_end,
-    progressPct: input.progress_pct,
-    responsibleUserId: input.responsible_user_id,
+    plannedStart: input.plannedStart,
+    plannedEnd: input.plannedEnd,
+    actualStart: input.actualStart,
+    actualEnd: input.actualEnd,
+    progressPct: input.progressPct,
+    responsibleUserId: input.responsibleUserId,
   };
 }
 
@@ -114,15 +133,15 @@ export async function getActivity(ctx: Ctx, id: string): Promise<ActivityView> {
   return view;
 }
 
-export async function createActivity(ctx: Ctx, input: ActivityCreateInput): Promise<ActivityView> {
+export async function createActivity(ctx: Ctx, input: NewActivity): Promise<ActivityView> {
   const id = await inTransaction(ctx.db, async (tx) => {
-    await loadBudgetForWrite(tx, input.budget_id);
-    await assertCodeFree(tx, input.budget_id, input.code);
-    await assertUserExists({ ...ctx, db: tx }, input.responsible_user_id);
-    const itemIds = await budgetItemIds(tx, input.budget_id, input.budget_item_ids ?? []);
+    await loadBudgetForWrite(tx, input.budgetId);
+    await assertCodeFree(tx, input.budgetId, input.code);
+    await assertUserExists(tx, input.responsibleUserId);
+    const itemIds = await budgetItemIds(tx, input.budgetId, input.budgetItemIds ?? []);
     const row = await insertActivity(tx, {
       ...activityColumns(input),
-      budgetId: input.budget_id,
+      budgetId: input.budgetId,
       code: input.code,
       name: input.name,
     });
@@ -132,28 +151,24 @@ export async function createActivity(ctx: Ctx, input: ActivityCreateInput): Prom
   return getActivity(ctx, id);
 }
 
-export async function updateActivity(
-  ctx: Ctx,
-  id: string,
-  input: ActivityUpdateInput,
-): Promise<ActivityView> {
+export async function updateActivity(ctx: Ctx, id: string, input: ActivityInput): Promise<ActivityView> {
   await inTransaction(ctx.db, async (tx) => {
     const current = await requireActivity(tx, id);
     await loadBudgetForWrite(tx, current.budgetId);
     if (input.code !== undefined && input.code !== current.code)
       await assertCodeFree(tx, current.budgetId, input.code, id);
-    await assertUserExists({ ...ctx, db: tx }, input.responsible_user_id);
+    await assertUserExists(tx, input.responsibleUserId);
     const pick = <T>(sent: T | undefined, stored: T) => (sent === undefined ? stored : sent);
     assertDateOrder({
-      planned_start: pick(input.planned_start, current.plannedStart),
-      planned_end: pick(input.planned_end, current.plannedEnd),
-      actual_start: pick(input.actual_start, current.actualStart),
-      actual_end: pick(input.actual_end, current.actualEnd),
+      plannedStart: pick(input.plannedStart, current.plannedStart),
+      plannedEnd: pick(input.plannedEnd, current.plannedEnd),
+      actualStart: pick(input.actualStart, current.actualStart),
+      actualEnd: pick(input.actualEnd, current.actualEnd),
     });
     // updatedAt is set explicitly: a body with only budget_item_ids changes no other column.
     await updateActivityRow(tx, id, { ...activityColumns(input), updatedAt: new Date() });
-    if (input.budget_item_ids) {
-      await replaceActivityItems(tx, id, await budgetItemIds(tx, current.budgetId, input.budget_item_ids));
+    if (input.budgetItemIds) {
+      await replaceActivityItems(tx, id, await budgetItemIds(tx, current.budgetId, input.budgetItemIds));
     }
   });
   return getActivity(ctx, id);
@@ -171,12 +186,12 @@ export async function deleteActivity(ctx: Ctx, id: string): Promise<void> {
  * Starting sets actual_start (today when empty); completing sets progress 100 and actual_end (today when
  * empty); reopening clears actual_end.
  */
-export async function changeActivityEstado(ctx: Ctx, id: string, to: string): Promise<ActivityView> {
+export async function changeActivityEstado(ctx: Ctx, id: string, to: ActivityState): Promise<ActivityView> {
   await inTransaction(ctx.db, async (tx) => {
     const current = await requireActivity(tx, id);
     await loadBudgetForWrite(tx, current.budgetId);
     const allowed = allowedActivityTransitions(current.estado);
-    if (!allowed.includes(to as (typeof allowed)[number])) {
+    if (!allowed.includes(to)) {
       throw new ConflictError(
         `A ${current.estado} activity can't move to ${to}; allowed: ${allowed.join(", ")}`,
         {
@@ -185,14 +200,13 @@ export async function changeActivityEstado(ctx: Ctx, id: string, to: string): Pr
         },
       );
     }
-    const today = new Date().toISOString().slice(0, 10);
     const changes: Partial<NewActivityRow> = { estado: to };
     if (to === "en_curso" && current.estado === "pendiente")
-      changes.actualStart = current.actualStart ?? today;
+      changes.actualStart = current.actualStart ?? today();
     if (to === "en_curso" && current.estado === "completada") changes.actualEnd = null;
     if (to === "completada") {
       changes.progressPct = "100";
-      changes.actualEnd = current.actualEnd ?? today;
+      changes.actualEnd = current.actualEnd ?? today();
       if (current.actualStart && changes.actualEnd < current.actualStart)
         changes.actualEnd = current.actualStart;
     }

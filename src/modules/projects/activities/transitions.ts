@@ -1,6 +1,4 @@
-import type { ACTIVITY_STATES } from "../tables.js";
-
-export type ActivityState = (typeof ACTIVITY_STATES)[number];
+import type { ActivityState } from "../tables.js";
 
 /** pendiente -> en_curso -> completada; a completed activity can be reopened (-> en_curso). */
 const TRANSITIONS: Record<ActivityState, ActivityState[]> = {
@@ -9,5 +7,4 @@ const TRANSITIONS: Record<ActivityState, ActivityState[]> = {
   completada: ["en_curso"],
 };
 
-export const allowedActivityTransitions = (from: string): ActivityState[] =>
-  TRANSITIONS[from as ActivityState] ?? [];
+export const allowedActivityTransitions = (from: ActivityState): ActivityState[] => TRANSITIONS[from];

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../../test/helpers/app.js";
-import { insertBudget, setBudgetEstado } from "../certifications/test-fixtures.js";
+import { insertBudget, setBudgetEstado } from "../certifications/test-support.js";
 
 let t: TestApp;
 let storageDir: string;

@@ -1,15 +1,14 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ctxOf } from "../../../platform/http/context.js";
-import { BadRequestError, errorResponses } from "../../../platform/http/errors.js";
+import { BadRequestError, errorResponses, noContent } from "../../../platform/http/errors.js";
 import { idParams } from "../../../platform/ids.js";
 import type { FileStorage } from "../../../platform/storage.js";
-import { attachmentOut, attachmentParams, toAttachmentOut } from "../costs/schemas.js";
 import { attachmentDisposition } from "./file-types.js";
+import { attachmentOut, attachmentParams, toAttachmentOut } from "./schemas.js";
 import * as attachments from "./service.js";
 
 const tags = ["accounting"];
-const noContent = { 204: z.null().describe("No content") };
 
 export const attachmentRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> = async (app, { storage }) => {
   app.get(
@@ -20,10 +19,11 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> =
         tags,
         summary: "Attachments of a cost entry",
         params: idParams,
-        response: { 200: z.array(attachmentOut), ...errorResponses(400, 401, 403, 404) },
+        response: { 200: z.array(attachmentOut), ...errorResponses(404) },
       },
     },
-    async (request) => (await attachments.list(ctxOf(request), request.params.id)).map(toAttachmentOut),
+    async (request) =>
+      (await attachments.listAttachments(ctxOf(request), request.params.id)).map(toAttachmentOut),
   );
 
   app.post(
@@ -38,7 +38,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> =
           "both checked; otherwise 415), at most MAX_UPLOAD_MB (otherwise 413 and nothing is stored).",
         consumes: ["multipart/form-data"],
         params: idParams,
-        response: { 201: attachmentOut, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+        response: { 201: attachmentOut, ...errorResponses(404, 409, 413, 415) },
       },
     },
     async (request, reply) => {
@@ -51,7 +51,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> =
           `The file must be sent in the multipart part \`file\`, not \`${file.fieldname}\``,
         );
       }
-      const row = await attachments.add(ctxOf(request), storage, request.params.id, {
+      const row = await attachments.addAttachment(ctxOf(request), storage, request.params.id, {
         fileName: file.filename,
         content,
       });
@@ -68,12 +68,17 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> =
         summary: "Download an attachment (its original name and content type)",
         params: attachmentParams,
         produces: ["application/pdf", "image/png", "image/jpeg", "application/xml", "text/csv"],
-        response: { 200: z.any().describe("The file"), ...errorResponses(400, 401, 403, 404) },
+        response: { 200: z.any().describe("The file"), ...errorResponses(404) },
       },
     },
     async (request, reply) => {
       const { id, attachment_id } = request.params;
-      const { attachment, content } = await attachments.download(ctxOf(request), storage, id, attachment_id);
+      const { attachment, content } = await attachments.downloadAttachment(
+        ctxOf(request),
+        storage,
+        id,
+        attachment_id,
+      );
       return reply
         .type(attachment.contentType)
         .header("content-disposition", attachmentDisposition(attachment.fileName))
@@ -90,12 +95,12 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> =
         tags,
         summary: "Delete an attachment and its file",
         params: attachmentParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { ...noContent, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
       const { id, attachment_id } = request.params;
-      await attachments.remove(ctxOf(request), storage, id, attachment_id);
+      await attachments.removeAttachment(ctxOf(request), storage, id, attachment_id);
       return reply.code(204).send(null);
     },
   );

@@ -1,24 +1,24 @@
 import { inTransaction } from "../../../platform/db/sql.js";
-import type { AuthedCtx, Ctx } from "../../../platform/http/context.js";
+import { type AuthedCtx, type Ctx, inCtxTransaction } from "../../../platform/http/context.js";
 import { BadRequestError, NotFoundError, UnsupportedMediaTypeError } from "../../../platform/http/errors.js";
 import type { FileStorage, StoredFile } from "../../../platform/storage.js";
 import { loadBudgetForWrite } from "../budget-access.js";
-import * as repo from "../costs/repository.js";
-import { get as getEntry } from "../costs/service.js";
+import { getCostEntry } from "../costs/service.js";
 import { cleanFileName, detectAttachmentType } from "./file-types.js";
+import * as repo from "./repository.js";
 
-export async function list(ctx: Ctx, costEntryId: string) {
-  await getEntry(ctx, costEntryId);
+export async function listAttachments(ctx: Ctx, costEntryId: string) {
+  await getCostEntry(ctx, costEntryId);
   return repo.listAttachments(ctx.db, costEntryId);
 }
 
-export async function add(
+export async function addAttachment(
   ctx: AuthedCtx,
   storage: FileStorage,
   costEntryId: string,
   upload: { fileName: string; content: Buffer },
 ) {
-  const entry = await getEntry(ctx, costEntryId);
+  const entry = await getCostEntry(ctx, costEntryId);
   const fileName = cleanFileName(upload.fileName);
   if (!fileName) throw new BadRequestError("The uploaded file has no name");
   if (upload.content.length === 0) throw new BadRequestError("The uploaded file is empty");
@@ -47,23 +47,28 @@ export async function add(
   }
 }
 
-export async function download(ctx: Ctx, storage: FileStorage, costEntryId: string, attachmentId: string) {
-  await getEntry(ctx, costEntryId);
+export async function downloadAttachment(
+  ctx: Ctx,
+  storage: FileStorage,
+  costEntryId: string,
+  attachmentId: string,
+) {
+  await getCostEntry(ctx, costEntryId);
   const attachment = await repo.findAttachment(ctx.db, costEntryId, attachmentId);
   if (!attachment) throw new NotFoundError("Attachment");
   return { attachment, content: await storage.read(attachment.storageKey) };
 }
 
-export async function remove(
+export async function removeAttachment(
   ctx: AuthedCtx,
   storage: FileStorage,
   costEntryId: string,
   attachmentId: string,
 ) {
-  const key = await inTransaction(ctx.db, async (tx) => {
-    const entry = await getEntry({ ...ctx, db: tx }, costEntryId);
-    await loadBudgetForWrite(tx, entry.budgetId);
-    const storageKey = await repo.deleteAttachment(tx, costEntryId, attachmentId);
+  const key = await inCtxTransaction(ctx, async (txCtx) => {
+    const entry = await getCostEntry(txCtx, costEntryId);
+    await loadBudgetForWrite(txCtx.db, entry.budgetId);
+    const storageKey = await repo.deleteAttachment(txCtx.db, costEntryId, attachmentId);
     if (!storageKey) throw new NotFoundError("Attachment");
     return storageKey;
   });

@@ -1,5 +1,5 @@
 import { toQuantity, toUnitPrice } from "../../../platform/money.js";
-import type { Bc3Budget, Bc3Charset, Bc3Node, DecompositionType } from "../bc3/types.js";
+import type { Bc3Budget, Bc3Charset, Bc3Node } from "../bc3/types.js";
 import type { BudgetRow } from "../budget-access.js";
 import type { LoadedTree } from "../items/bulk.js";
 import type { ItemRow } from "../items/repository.js";
@@ -37,7 +37,7 @@ export function bc3FromTree(
       decomposition: chapter
         ? []
         : (tree.decomposition.get(row.id) ?? []).map((d) => ({
-            type: d.type as DecompositionType,
+            type: d.type,
             code: d.code,
             unit: d.unit,
             summary: d.summary,

@@ -6,7 +6,7 @@ import {
   createItem,
   multipartFile,
   uniqueCode,
-} from "../budgets/test-fixtures.js";
+} from "../budgets/test-support.js";
 
 let t: TestApp;
 beforeAll(async () => {

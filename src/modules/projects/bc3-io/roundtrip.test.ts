@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from "../../../../test/helpers/app.js";
 import { dec, toQuantity } from "../../../platform/money.js";
 import type { Bc3Budget, Bc3Node } from "../bc3/types.js";
 import { writeBc3 } from "../bc3/write.js";
-import { createBudget, multipartFile, uniqueCode } from "../budgets/test-fixtures.js";
+import { createBudget, multipartFile, uniqueCode } from "../budgets/test-support.js";
 
 let t: TestApp;
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import { exportBudget, importBudget, replaceBudgetItems } from "./service.js";
 import { readUploadedFile } from "./upload.js";
 
 const tags = ["budgets", "bc3"];
-const uploadErrors = errorResponses(400, 401, 403, 404, 409, 413, 415);
+const uploadErrors = errorResponses(404, 409, 413, 415);
 const multipartDoc =
   'multipart/form-data with the BC3 file (FIEBDC-3; charset from its ~V record) in the field "file".' +
   ' A malformed file is a 400 whose `errors` list every problem as {path: "line N", message}; nothing is saved.';
@@ -73,7 +73,7 @@ export const bc3RoutesV1: FastifyPluginAsyncZod = async (app) => {
             description: "The BC3 file",
             content: { "application/octet-stream": { schema: z.string().meta({ format: "binary" }) } },
           },
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(404),
         },
       },
     },

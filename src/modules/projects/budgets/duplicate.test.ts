@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../../test/helpers/app.js";
-import { bringBudgetTo, createBudget, createItem, uniqueCode } from "./test-fixtures.js";
+import { bringBudgetTo, createBudget, createItem, uniqueCode } from "./test-support.js";
 
 let t: TestApp;
 beforeAll(async () => {

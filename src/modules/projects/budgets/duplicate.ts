@@ -56,7 +56,7 @@ export async function duplicateBudget(
       })),
       decomposition: (tree.decomposition.get(item.id) ?? []).map(
         (d): DecompositionLine => ({
-          type: d.type as DecompositionLine["type"],
+          type: d.type,
           code: d.code,
           unit: d.unit,
           summary: d.summary,

@@ -1,20 +1,20 @@
 import { and, asc, count, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
+import { paginate } from "../../../platform/db/paginate.js";
 import { likePattern } from "../../../platform/http/pagination.js";
-import { users } from "../../identity/tables.js";
 import type { BudgetRow } from "../budget-access.js";
-import { budgetItems, budgetStatusHistory, budgets } from "../tables.js";
+import { type BudgetState, budgetItems, budgetStatusHistory, budgets } from "../tables.js";
 
 export type NewBudgetRow = typeof budgets.$inferInsert;
 
 export interface BudgetFilter {
   search?: string;
-  estado?: string;
+  estado?: BudgetState;
   limit: number;
   offset: number;
 }
 
-export async function listBudgets(db: Db, filter: BudgetFilter) {
+export function listBudgets(db: Db, filter: BudgetFilter) {
   const where = and(
     filter.search
       ? or(
@@ -25,7 +25,7 @@ export async function listBudgets(db: Db, filter: BudgetFilter) {
       : undefined,
     filter.estado ? eq(budgets.estado, filter.estado) : undefined,
   );
-  const [rows, [{ total }]] = await Promise.all([
+  return paginate(
     db
       .select()
       .from(budgets)
@@ -34,8 +34,7 @@ export async function listBudgets(db: Db, filter: BudgetFilter) {
       .limit(filter.limit)
       .offset(filter.offset),
     db.select({ total: count() }).from(budgets).where(where),
-  ]);
-  return { rows, total: Number(total) };
+  );
 }
 
 /** PEM (sum of item amounts; chapters store 0) of several budgets in one query. */
@@ -87,30 +86,27 @@ export async function lockBudget(db: Db, id: string): Promise<BudgetRow | undefi
 
 export async function insertHistory(
   db: Db,
-  entry: { budgetId: string; fromEstado: string; toEstado: string; userId: string },
+  entry: { budgetId: string; fromEstado: BudgetState; toEstado: BudgetState; userId: string },
 ): Promise<void> {
   await db.insert(budgetStatusHistory).values(entry);
 }
 
-export async function listHistory(db: Db, budgetId: string, page: { limit: number; offset: number }) {
+export function listHistory(db: Db, budgetId: string, page: { limit: number; offset: number }) {
   const where = eq(budgetStatusHistory.budgetId, budgetId);
-  const [rows, [{ total }]] = await Promise.all([
+  return paginate(
     db
       .select({
         id: budgetStatusHistory.id,
         fromEstado: budgetStatusHistory.fromEstado,
         toEstado: budgetStatusHistory.toEstado,
         userId: budgetStatusHistory.userId,
-        userEmail: users.email,
         createdAt: budgetStatusHistory.createdAt,
       })
       .from(budgetStatusHistory)
-      .leftJoin(users, eq(users.id, budgetStatusHistory.userId))
       .where(where)
       .orderBy(asc(budgetStatusHistory.createdAt), asc(budgetStatusHistory.id))
       .limit(page.limit)
       .offset(page.offset),
     db.select({ total: count() }).from(budgetStatusHistory).where(where),
-  ]);
-  return { rows, total: Number(total) };
+  );
 }

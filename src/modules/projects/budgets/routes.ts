@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { ctxOf } from "../../../platform/http/context.js";
-import { errorResponses } from "../../../platform/http/errors.js";
+import { errorResponses, noContent } from "../../../platform/http/errors.js";
 import { v1ListQuery } from "../../../platform/http/pagination.js";
 import { duplicateBudget } from "./duplicate.js";
 import {
@@ -13,6 +12,8 @@ import {
   budgetParams,
   budgetUpdateBody,
   duplicateBody,
+  fromBudgetBody,
+  fromBudgetCreateBody,
   historyPage,
   toBudgetOut,
   toHistoryOut,
@@ -20,7 +21,6 @@ import {
 import * as budgets from "./service.js";
 
 const tags = ["budgets"];
-const noContent = { 204: z.null().describe("No content") };
 const out = (v: budgets.BudgetView) => toBudgetOut(v.row, v.totals);
 
 export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
@@ -32,12 +32,17 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "List budgets with their totals",
         querystring: budgetListQuery,
-        response: { 200: budgetPage, ...errorResponses(400, 401, 403) },
+        response: { 200: budgetPage },
       },
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await budgets.listBudgets(ctxOf(request), q);
+      const { rows, total } = await budgets.listBudgets(ctxOf(request), {
+        search: q.search,
+        estado: q.estado,
+        limit: q.limit,
+        offset: q.offset,
+      });
       return { data: rows.map(out), total, limit: q.limit, offset: q.offset };
     },
   );
@@ -50,7 +55,7 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Budget detail with pem, pec, discounted, vat and total",
         params: budgetParams,
-        response: { 200: budgetOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: budgetOut, ...errorResponses(404) },
       },
     },
     async (request) => out(await budgets.getBudget(ctxOf(request), request.params.budget_id)),
@@ -64,11 +69,13 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Create a budget (estado borrador)",
         body: budgetCreateBody,
-        response: { 201: budgetOut, ...errorResponses(400, 401, 403, 409) },
+        response: { 201: budgetOut, ...errorResponses(409) },
       },
     },
     async (request, reply) =>
-      reply.code(201).send(out(await budgets.createBudget(ctxOf(request), request.body))),
+      reply
+        .code(201)
+        .send(out(await budgets.createBudget(ctxOf(request), fromBudgetCreateBody(request.body)))),
   );
 
   app.put(
@@ -80,11 +87,11 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
         summary: "Update a budget (409 when finalizado or cancelado)",
         params: budgetParams,
         body: budgetUpdateBody,
-        response: { 200: budgetOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: budgetOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>
-      out(await budgets.updateBudget(ctxOf(request), request.params.budget_id, request.body)),
+      out(await budgets.updateBudget(ctxOf(request), request.params.budget_id, fromBudgetBody(request.body))),
   );
 
   app.delete(
@@ -95,7 +102,7 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Delete a borrador budget and everything in it (other states: 409)",
         params: budgetParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { ...noContent, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -113,7 +120,7 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
         summary: "Copy a budget, its items, measurements and decompositions into a new borrador budget",
         params: budgetParams,
         body: duplicateBody,
-        response: { 201: budgetOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: budgetOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -134,7 +141,7 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
           "borrador or aprobado -> cancelado. Any other move: 409 whose `allowed` lists the reachable states.",
         params: budgetParams,
         body: budgetEstadoBody,
-        response: { 200: budgetOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: budgetOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>
@@ -150,12 +157,15 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
         summary: "State changes of a budget: who, when, from, to",
         params: budgetParams,
         querystring: v1ListQuery,
-        response: { 200: historyPage, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: historyPage, ...errorResponses(404) },
       },
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await budgets.budgetHistory(ctxOf(request), request.params.budget_id, q);
+      const { rows, total } = await budgets.listBudgetHistory(ctxOf(request), request.params.budget_id, {
+        limit: q.limit,
+        offset: q.offset,
+      });
       return { data: rows.map(toHistoryOut), total, limit: q.limit, offset: q.offset };
     },
   );

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { iso } from "../../../platform/dates.js";
 import { queryDate, v1ListQuery, v1Page } from "../../../platform/http/pagination.js";
 import { uuidParam } from "../../../platform/ids.js";
 import {
@@ -12,9 +13,8 @@ import {
 import { taxIdSchema } from "../../../platform/tax-id.js";
 import type { BudgetRow } from "../budget-access.js";
 import { BUDGET_STATES } from "../tables.js";
+import type { BudgetHistoryEntry, BudgetInput } from "./service.js";
 import type { BudgetTotals } from "./totals.js";
-
-const iso = (d: Date) => d.toISOString();
 
 const percent = nonNegative(percentInput).refine((v) => dec(v).lte(100), {
   message: "must be between 0 and 100",
@@ -47,8 +47,8 @@ export const budgetUpdateBody = z
   .partial()
   .refine((b) => Object.keys(b).length > 0, { message: "at least one field is required" })
   .refine(datesInOrder, datesMessage);
-export type BudgetCreateInput = z.infer<typeof budgetCreateBody>;
-export type BudgetUpdateInput = z.infer<typeof budgetUpdateBody>;
+export type BudgetCreateBody = z.infer<typeof budgetCreateBody>;
+export type BudgetUpdateBody = z.infer<typeof budgetUpdateBody>;
 
 export const budgetListQuery = v1ListQuery.extend({
   search: z.string().trim().max(200).optional().describe("Matches code, name or client name"),
@@ -99,8 +99,6 @@ export const historyOut = z.object({
 });
 export const historyPage = v1Page(historyOut);
 
-type Estado = z.infer<typeof budgetOut>["estado"];
-
 export function toBudgetOut(b: BudgetRow, totals: BudgetTotals): z.infer<typeof budgetOut> {
   return {
     id: b.id,
@@ -111,7 +109,7 @@ export function toBudgetOut(b: BudgetRow, totals: BudgetTotals): z.infer<typeof 
     description: b.description,
     start_date: b.startDate,
     end_date: b.endDate,
-    estado: b.estado as Estado,
+    estado: b.estado,
     overheads_pct: toPercent(b.overheadsPct),
     profit_pct: toPercent(b.profitPct),
     discount_pct: toPercent(b.discountPct),
@@ -124,22 +122,35 @@ export function toBudgetOut(b: BudgetRow, totals: BudgetTotals): z.infer<typeof 
   };
 }
 
-export interface HistoryRow {
-  id: string;
-  fromEstado: string;
-  toEstado: string;
-  userId: string | null;
-  userEmail: string | null;
-  createdAt: Date;
-}
-
-export function toHistoryOut(h: HistoryRow): z.infer<typeof historyOut> {
+export function toHistoryOut(h: BudgetHistoryEntry): z.infer<typeof historyOut> {
   return {
     id: h.id,
-    from_estado: h.fromEstado as Estado,
-    to_estado: h.toEstado as Estado,
+    from_estado: h.fromEstado,
+    to_estado: h.toEstado,
     user_id: h.userId,
     user_email: h.userEmail,
     created_at: iso(h.createdAt),
   };
+}
+
+/** Request fields -> service input; fields left out stay undefined (not changed). */
+export function fromBudgetBody(b: BudgetUpdateBody): BudgetInput {
+  return {
+    code: b.code,
+    name: b.name,
+    clientName: b.client_name,
+    clientTaxId: b.client_tax_id,
+    description: b.description,
+    startDate: b.start_date,
+    endDate: b.end_date,
+    overheadsPct: b.overheads_pct,
+    profitPct: b.profit_pct,
+    discountPct: b.discount_pct,
+    vatPct: b.vat_pct,
+    retentionPct: b.retention_pct,
+  };
+}
+
+export function fromBudgetCreateBody(b: BudgetCreateBody): BudgetInput & { code: string; name: string } {
+  return { ...fromBudgetBody(b), code: b.code, name: b.name };
 }

@@ -6,7 +6,9 @@ import {
   ForbiddenError,
   NotFoundError,
 } from "../../../platform/http/errors.js";
+import { emailsOfUsers } from "../../identity/index.js";
 import { type BudgetRow, loadBudget, loadBudgetForWrite } from "../budget-access.js";
+import type { BudgetState } from "../tables.js";
 import {
   type BudgetFilter,
   deleteBudgetRow,
@@ -16,17 +18,40 @@ import {
   listBudgets as listBudgetRows,
   listHistory,
   lockBudget,
-  type NewBudgetRow,
   pemOfBudgets,
   updateBudgetRow,
 } from "./repository.js";
-import type { BudgetCreateInput, BudgetUpdateInput } from "./schemas.js";
 import { type BudgetTotals, budgetTotals } from "./totals.js";
 import { allowedBudgetTransitions, budgetTransitionPermission } from "./transitions.js";
 
 export interface BudgetView {
   row: BudgetRow;
   totals: BudgetTotals;
+}
+
+/** What a budget's create and update take; fields left out stay undefined (not changed). */
+export interface BudgetInput {
+  code?: string;
+  name?: string;
+  clientName?: string;
+  clientTaxId?: string | null;
+  description?: string;
+  startDate?: string | null;
+  endDate?: string | null;
+  overheadsPct?: string;
+  profitPct?: string;
+  discountPct?: string;
+  vatPct?: string;
+  retentionPct?: string;
+}
+
+export interface BudgetHistoryEntry {
+  id: string;
+  fromEstado: BudgetState;
+  toEstado: BudgetState;
+  userId: string | null;
+  userEmail: string | null;
+  createdAt: Date;
 }
 
 export async function withTotals(db: Ctx["db"], rows: BudgetRow[]): Promise<BudgetView[]> {
@@ -42,24 +67,6 @@ export async function assertBudgetCodeFree(db: Ctx["db"], code: string, exceptId
   if (clash && clash.id !== exceptId) throw new ConflictError(`A budget with code ${code} already exists`);
 }
 
-/** Request fields -> columns; fields left out stay undefined (not changed). */
-export function budgetColumns(input: BudgetUpdateInput): Partial<NewBudgetRow> {
-  return {
-    code: input.code,
-    name: input.name,
-    clientName: input.client_name,
-    clientTaxId: input.client_tax_id,
-    description: input.description,
-    startDate: input.start_date,
-    endDate: input.end_date,
-    overheadsPct: input.overheads_pct,
-    profitPct: input.profit_pct,
-    discountPct: input.discount_pct,
-    vatPct: input.vat_pct,
-    retentionPct: input.retention_pct,
-  };
-}
-
 export async function listBudgets(ctx: Ctx, filter: BudgetFilter) {
   const { rows, total } = await listBudgetRows(ctx.db, filter);
   return { rows: await withTotals(ctx.db, rows), total };
@@ -70,22 +77,20 @@ export async function getBudget(ctx: Ctx, id: string): Promise<BudgetView> {
   return view;
 }
 
-export async function createBudget(ctx: AuthedCtx, input: BudgetCreateInput): Promise<BudgetView> {
+export async function createBudget(
+  ctx: AuthedCtx,
+  input: BudgetInput & { code: string; name: string },
+): Promise<BudgetView> {
   await assertBudgetCodeFree(ctx.db, input.code);
-  const row = await insertBudget(ctx.db, {
-    ...budgetColumns(input),
-    code: input.code,
-    name: input.name,
-    createdBy: ctx.actor.userId,
-  });
+  const row = await insertBudget(ctx.db, { ...input, createdBy: ctx.actor.userId });
   return { row, totals: budgetTotals("0", row) };
 }
 
-export async function updateBudget(ctx: Ctx, id: string, input: BudgetUpdateInput): Promise<BudgetView> {
+export async function updateBudget(ctx: Ctx, id: string, input: BudgetInput): Promise<BudgetView> {
   await inTransaction(ctx.db, async (tx) => {
     const budget = await loadBudgetForWrite(tx, id);
-    const start = input.start_date === undefined ? budget.startDate : input.start_date;
-    const end = input.end_date === undefined ? budget.endDate : input.end_date;
+    const start = input.startDate === undefined ? budget.startDate : input.startDate;
+    const end = input.endDate === undefined ? budget.endDate : input.endDate;
     if (start && end && end < start) {
       throw new BadRequestError("end_date must not be before start_date", [
         { path: "body.end_date", message: `is before start_date ${start}` },
@@ -93,7 +98,7 @@ export async function updateBudget(ctx: Ctx, id: string, input: BudgetUpdateInpu
     }
     if (input.code !== undefined && input.code !== budget.code)
       await assertBudgetCodeFree(tx, input.code, id);
-    await updateBudgetRow(tx, id, budgetColumns(input));
+    await updateBudgetRow(tx, id, input);
   });
   return getBudget(ctx, id);
 }
@@ -111,7 +116,7 @@ export async function deleteBudget(ctx: Ctx, id: string): Promise<void> {
 }
 
 /** Moves the budget to another state and records who did it, in one transaction. */
-export async function changeBudgetEstado(ctx: AuthedCtx, id: string, to: string): Promise<BudgetView> {
+export async function changeBudgetEstado(ctx: AuthedCtx, id: string, to: BudgetState): Promise<BudgetView> {
   await inTransaction(ctx.db, async (tx) => {
     const budget = await lockBudget(tx, id);
     if (!budget) throw new NotFoundError("Budget");
@@ -140,7 +145,17 @@ export async function changeBudgetEstado(ctx: AuthedCtx, id: string, to: string)
   return getBudget(ctx, id);
 }
 
-export async function budgetHistory(ctx: Ctx, id: string, page: { limit: number; offset: number }) {
+/** The budget's state changes, oldest first, with the e-mail of who made each one. */
+export async function listBudgetHistory(ctx: Ctx, id: string, page: { limit: number; offset: number }) {
   await loadBudget(ctx.db, id);
-  return listHistory(ctx.db, id, page);
+  const { rows, total } = await listHistory(ctx.db, id, page);
+  const emails = await emailsOfUsers(
+    ctx.db,
+    rows.flatMap((r) => (r.userId ? [r.userId] : [])),
+  );
+  const entries: BudgetHistoryEntry[] = rows.map((r) => ({
+    ...r,
+    userEmail: r.userId ? (emails.get(r.userId) ?? null) : null,
+  }));
+  return { rows: entries, total };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp, type TestUser } from "../../../../test/helpers/app.js";
 import { TEST_ADMIN } from "../../../../test/helpers/constants.js";
-import { bringBudgetTo, createBudget } from "./test-fixtures.js";
+import { bringBudgetTo, createBudget } from "./test-support.js";
 import { allowedBudgetTransitions } from "./transitions.js";
 
 let t: TestApp;
@@ -14,7 +14,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const STATES = ["borrador", "aprobado", "en_ejecucion", "finalizado", "cancelado"];
+const STATES = ["borrador", "aprobado", "en_ejecucion", "finalizado", "cancelado"] as const;
 const ALLOWED: Record<string, string[]> = {
   borrador: ["aprobado", "cancelado"],
   aprobado: ["en_ejecucion", "cancelado"],

@@ -1,6 +1,4 @@
-import type { BUDGET_STATES } from "../tables.js";
-
-export type BudgetState = (typeof BUDGET_STATES)[number];
+import type { BudgetState } from "../tables.js";
 
 /** Budget life cycle: each allowed move and the permission it needs (the route itself requires budgets:editar). */
 const TRANSITIONS: Record<BudgetState, Partial<Record<BudgetState, string>>> = {
@@ -11,9 +9,9 @@ const TRANSITIONS: Record<BudgetState, Partial<Record<BudgetState, string>>> = {
   cancelado: {},
 };
 
-export const allowedBudgetTransitions = (from: string): BudgetState[] =>
-  Object.keys(TRANSITIONS[from as BudgetState] ?? {}) as BudgetState[];
+export const allowedBudgetTransitions = (from: BudgetState): BudgetState[] =>
+  Object.keys(TRANSITIONS[from]) as BudgetState[];
 
 /** The permission needed to move from `from` to `to`, or undefined when the move is not allowed. */
-export const budgetTransitionPermission = (from: string, to: string): string | undefined =>
-  TRANSITIONS[from as BudgetState]?.[to as BudgetState];
+export const budgetTransitionPermission = (from: BudgetState, to: BudgetState): string | undefined =>
+  TRANSITIONS[from][to];

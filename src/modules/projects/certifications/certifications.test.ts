@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../../test/helpers/app.js";
-import { insertBudget, insertItem, setBudgetEstado } from "./test-fixtures.js";
+import type { BudgetState } from "../tables.js";
+import { insertBudget, insertItem, setBudgetEstado } from "./test-support.js";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -15,7 +16,7 @@ const call = (method: Method, url: string, payload?: object, token = t.adminToke
   t.as(token, { method, url: `/api/v1${url}`, payload });
 
 /** A budget in en_ejecucion with one chapter holding two items. */
-async function budgetWithItems(estado = "en_ejecucion") {
+async function budgetWithItems(estado: BudgetState = "en_ejecucion") {
   const budget = await insertBudget(t.db, { estado });
   const chapter = await insertItem(t.db, budget.id, { code: "01", kind: "chapter" });
   const a = await insertItem(t.db, budget.id, {
@@ -71,7 +72,7 @@ describe("creating certifications", () => {
   });
 
   it("refuses a budget that is not en_ejecucion with 409", async () => {
-    for (const estado of ["borrador", "aprobado", "finalizado", "cancelado"]) {
+    for (const estado of ["borrador", "aprobado", "finalizado", "cancelado"] as const) {
       const { budget, a } = await budgetWithItems(estado);
       const res = await call("POST", "/certifications", body(budget.id, a.id));
       expect(res.statusCode, estado).toBe(409);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../../test/helpers/app.js";
 import { formatEs } from "./pdf.js";
-import { insertBudget, insertItem } from "./test-fixtures.js";
+import { insertBudget, insertItem } from "./test-support.js";
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, lt, max } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
-import { budgetItems, certificationLines, certifications } from "../tables.js";
+import { paginate } from "../../../platform/db/paginate.js";
+import { budgetItems, type CertificationState, certificationLines, certifications } from "../tables.js";
 
 export type CertificationRow = typeof certifications.$inferSelect;
 export type CertificationInsert = typeof certifications.$inferInsert;
@@ -31,17 +32,17 @@ export async function findCertification(db: Db, id: string, opts: { lock?: boole
 
 export interface CertificationFilter {
   budgetId?: string;
-  estado?: string;
+  estado?: CertificationState;
   limit: number;
   offset: number;
 }
 
-export async function listCertifications(db: Db, filter: CertificationFilter) {
+export function listCertifications(db: Db, filter: CertificationFilter) {
   const where = and(
     filter.budgetId ? eq(certifications.budgetId, filter.budgetId) : undefined,
     filter.estado ? eq(certifications.estado, filter.estado) : undefined,
   );
-  const [rows, [{ total }]] = await Promise.all([
+  return paginate(
     db
       .select()
       .from(certifications)
@@ -50,8 +51,7 @@ export async function listCertifications(db: Db, filter: CertificationFilter) {
       .limit(filter.limit)
       .offset(filter.offset),
     db.select({ total: count() }).from(certifications).where(where),
-  ]);
-  return { rows, total: Number(total) };
+  );
 }
 
 /** Highest certification number of a budget (0 when it has none). Call it under the budget lock. */

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ctxOf } from "../../../platform/http/context.js";
-import { errorResponses } from "../../../platform/http/errors.js";
+import { errorResponses, noContent } from "../../../platform/http/errors.js";
 import { idParams } from "../../../platform/ids.js";
-import { changeEstado } from "./estado.js";
 import { certificationPdfFileName, renderCertificationPdf } from "./pdf.js";
 import {
   certificationCreateBody,
@@ -13,13 +12,13 @@ import {
   certificationPage,
   certificationUpdateBody,
   fromCertificationBody,
+  fromCertificationCreateBody,
   toCertificationOut,
   toCertificationSummaryOut,
 } from "./schemas.js";
 import * as certifications from "./service.js";
 
 const tags = ["certifications"];
-const noContent = { 204: z.null().describe("No content") };
 
 export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -30,12 +29,12 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "List certifications",
         querystring: certificationListQuery,
-        response: { 200: certificationPage, ...errorResponses(400, 401, 403) },
+        response: { 200: certificationPage },
       },
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await certifications.list(ctxOf(request), {
+      const { rows, total } = await certifications.listCertifications(ctxOf(request), {
         budgetId: q.budget_id,
         estado: q.estado,
         limit: q.limit,
@@ -53,10 +52,11 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Certification with its lines (to origin, previous, this period) and totals",
         params: idParams,
-        response: { 200: certificationOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: certificationOut, ...errorResponses(404) },
       },
     },
-    async (request) => toCertificationOut(await certifications.get(ctxOf(request), request.params.id)),
+    async (request) =>
+      toCertificationOut(await certifications.getCertification(ctxOf(request), request.params.id)),
   );
 
   app.post(
@@ -67,12 +67,14 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Create the next certification of a budget in en_ejecucion",
         body: certificationCreateBody,
-        response: { 201: certificationOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: certificationOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
-      const input = { ...fromCertificationBody(request.body), budgetId: request.body.budget_id };
-      const view = await certifications.create(ctxOf(request), input);
+      const view = await certifications.createCertification(
+        ctxOf(request),
+        fromCertificationCreateBody(request.body),
+      );
       return reply.code(201).send(toCertificationOut(view));
     },
   );
@@ -86,12 +88,16 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Update a certification in borrador (its lines are replaced)",
         params: idParams,
         body: certificationUpdateBody,
-        response: { 200: certificationOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: certificationOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>
       toCertificationOut(
-        await certifications.update(ctxOf(request), request.params.id, fromCertificationBody(request.body)),
+        await certifications.updateCertification(
+          ctxOf(request),
+          request.params.id,
+          fromCertificationBody(request.body),
+        ),
       ),
   );
 
@@ -103,11 +109,11 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Delete the newest certification of its budget, while in borrador",
         params: idParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { ...noContent, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
-      await certifications.remove(ctxOf(request), request.params.id);
+      await certifications.deleteCertification(ctxOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -122,11 +128,17 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
         description: "Setting validada or rechazada also requires certifications:validar.",
         params: idParams,
         body: certificationEstadoBody,
-        response: { 200: certificationOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: certificationOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>
-      toCertificationOut(await changeEstado(ctxOf(request), request.params.id, request.body.estado)),
+      toCertificationOut(
+        await certifications.changeCertificationEstado(
+          ctxOf(request),
+          request.params.id,
+          request.body.estado,
+        ),
+      ),
   );
 
   app.get(
@@ -140,12 +152,12 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
         produces: ["application/pdf"],
         response: {
           200: z.any().describe("application/pdf document"),
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(404),
         },
       },
     },
     async (request, reply) => {
-      const view = await certifications.get(ctxOf(request), request.params.id);
+      const view = await certifications.getCertification(ctxOf(request), request.params.id);
       const pdf = await renderCertificationPdf(view);
       return reply
         .type("application/pdf")

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { iso, isoOrNull } from "../../../platform/dates.js";
 import { queryDate, v1ListQuery, v1Page } from "../../../platform/http/pagination.js";
 import { uuidParam } from "../../../platform/ids.js";
 import {
@@ -17,8 +18,6 @@ import { CERTIFICATION_STATES } from "../tables.js";
 import type { CertificationRow } from "./repository.js";
 import type { CertificationInput } from "./service.js";
 import type { CertificationLineView, CertificationView } from "./view.js";
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export const certificationEstado = z.enum(CERTIFICATION_STATES);
 
@@ -120,13 +119,13 @@ export function toCertificationSummaryOut(c: CertificationRow): z.infer<typeof c
     number: c.number,
     period_start: c.periodStart,
     period_end: c.periodEnd,
-    estado: c.estado as z.infer<typeof certificationEstado>,
+    estado: c.estado,
     notes: c.notes,
     created_by: c.createdBy,
     validated_by: c.validatedBy,
-    validated_at: iso(c.validatedAt),
-    created_at: c.createdAt.toISOString(),
-    updated_at: c.updatedAt.toISOString(),
+    validated_at: isoOrNull(c.validatedAt),
+    created_at: iso(c.createdAt),
+    updated_at: iso(c.updatedAt),
   };
 }
 
@@ -182,6 +181,10 @@ export function toCertificationOut(v: CertificationView): z.infer<typeof certifi
 
 type CreateBody = z.infer<typeof certificationCreateBody>;
 type UpdateBody = z.infer<typeof certificationUpdateBody>;
+
+export function fromCertificationCreateBody(b: CreateBody): CertificationInput & { budgetId: string } {
+  return { ...fromCertificationBody(b), budgetId: b.budget_id };
+}
 
 export function fromCertificationBody(b: UpdateBody | CreateBody): CertificationInput {
   return {

@@ -4,11 +4,14 @@ import {
   BadRequestError,
   ConflictError,
   type FieldError,
+  ForbiddenError,
   NotFoundError,
 } from "../../../platform/http/errors.js";
 import { loadBudget, loadBudgetForWrite } from "../budget-access.js";
+import type { CertificationState } from "../tables.js";
 import type { CertificationRow, LineQuantity } from "./repository.js";
 import * as repo from "./repository.js";
+import { CERTIFICATION_TRANSITIONS, NEEDS_VALIDAR, VALIDATE_PERMISSION } from "./transitions.js";
 import { buildCertificationView, type CertificationView } from "./view.js";
 
 export interface CertificationInput {
@@ -18,7 +21,7 @@ export interface CertificationInput {
   lines: LineQuantity[];
 }
 
-export async function list(ctx: Ctx, filter: repo.CertificationFilter) {
+export async function listCertifications(ctx: Ctx, filter: repo.CertificationFilter) {
   return repo.listCertifications(ctx.db, filter);
 }
 
@@ -32,7 +35,7 @@ async function viewOf(ctx: Ctx, certification: CertificationRow): Promise<Certif
   return buildCertificationView({ certification, budget, items, ownLines, previous });
 }
 
-export async function get(ctx: Ctx, id: string): Promise<CertificationView> {
+export async function getCertification(ctx: Ctx, id: string): Promise<CertificationView> {
   const certification = await repo.findCertification(ctx.db, id);
   if (!certification) throw new NotFoundError("Certification");
   return viewOf(ctx, certification);
@@ -62,7 +65,7 @@ async function checkLines(db: Ctx["db"], budgetId: string, lines: readonly LineQ
   if (errors.length) throw new BadRequestError("Some certification lines are not valid", errors);
 }
 
-export async function create(ctx: AuthedCtx, input: CertificationInput & { budgetId: string }) {
+export async function createCertification(ctx: AuthedCtx, input: CertificationInput & { budgetId: string }) {
   const id = await inTransaction(ctx.db, async (tx) => {
     const budget = await loadBudgetForWrite(tx, input.budgetId);
     if (budget.estado !== "en_ejecucion") {
@@ -83,11 +86,11 @@ export async function create(ctx: AuthedCtx, input: CertificationInput & { budge
     await repo.insertLines(tx, row.id, input.lines);
     return row.id;
   });
-  return get(ctx, id);
+  return getCertification(ctx, id);
 }
 
 /** The certification and its budget, both locked for the transaction; 409 when either is read-only. */
-export async function lockForWrite(tx: Ctx["db"], id: string) {
+async function lockForWrite(tx: Ctx["db"], id: string) {
   const found = await repo.findCertification(tx, id);
   if (!found) throw new NotFoundError("Certification");
   const budget = await loadBudgetForWrite(tx, found.budgetId);
@@ -106,7 +109,7 @@ function requireDraft(certification: CertificationRow, action: string) {
   }
 }
 
-export async function update(ctx: AuthedCtx, id: string, input: CertificationInput) {
+export async function updateCertification(ctx: AuthedCtx, id: string, input: CertificationInput) {
   await inTransaction(ctx.db, async (tx) => {
     const { certification } = await lockForWrite(tx, id);
     requireDraft(certification, "edited");
@@ -118,10 +121,10 @@ export async function update(ctx: AuthedCtx, id: string, input: CertificationInp
     });
     await repo.replaceLines(tx, id, input.lines);
   });
-  return get(ctx, id);
+  return getCertification(ctx, id);
 }
 
-export async function remove(ctx: AuthedCtx, id: string) {
+export async function deleteCertification(ctx: AuthedCtx, id: string) {
   await inTransaction(ctx.db, async (tx) => {
     const { certification } = await lockForWrite(tx, id);
     requireDraft(certification, "deleted");
@@ -133,4 +136,53 @@ export async function remove(ctx: AuthedCtx, id: string) {
     }
     await repo.deleteCertification(tx, id);
   });
+}
+
+export async function changeCertificationEstado(ctx: AuthedCtx, id: string, to: CertificationState) {
+  if (NEEDS_VALIDAR.includes(to) && !ctx.actor.permissions.has(VALIDATE_PERMISSION)) {
+    throw new ForbiddenError(`Requires permission ${VALIDATE_PERMISSION} to set estado ${to}`);
+  }
+  await inTransaction(ctx.db, async (tx) => {
+    const { certification } = await lockForWrite(tx, id);
+    const from = certification.estado;
+    const allowed = CERTIFICATION_TRANSITIONS[from];
+    if (!allowed.includes(to)) {
+      throw new ConflictError(`A certification in ${from} cannot move to ${to}`, { estado: from, allowed });
+    }
+    if (to !== "validada") {
+      await repo.updateCertification(tx, id, { estado: to });
+      return;
+    }
+    if (certification.number > 1) {
+      const before = await repo.findByNumber(tx, certification.budgetId, certification.number - 1);
+      if (before && before.estado !== "validada") {
+        throw new ConflictError(
+          `Certification ${before.number} must be validated before certification ${certification.number}`,
+          { blocking_number: before.number, blocking_estado: before.estado },
+        );
+      }
+    }
+    await freezeCarriedLines(tx, certification);
+    await repo.updateCertification(tx, id, {
+      estado: "validada",
+      validatedBy: ctx.actor.userId,
+      validatedAt: new Date(),
+    });
+  });
+  return getCertification(ctx, id);
+}
+
+/**
+ * Stores the lines carried forward from the previous validated certification, so a validated
+ * certification holds every item certified to date and the next one can read its previous figures.
+ */
+async function freezeCarriedLines(tx: Ctx["db"], certification: CertificationRow) {
+  const previous = await repo.previousValidatedLines(tx, certification.budgetId, certification.number);
+  if (!previous) return;
+  const own = new Set((await repo.linesOf(tx, certification.id)).map((l) => l.budgetItemId));
+  await repo.insertLines(
+    tx,
+    certification.id,
+    previous.lines.filter((l) => !own.has(l.budgetItemId)),
+  );
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../../test/helpers/app.js";
-import { insertBudget, insertItem, setBudgetEstado } from "../certifications/test-fixtures.js";
+import { insertBudget, insertItem, setBudgetEstado } from "../certifications/test-support.js";
 import { activities } from "../tables.js";
 
 let t: TestApp;

@@ -1,16 +1,15 @@
 import { and, asc, count, eq, gte, ilike, lte, or } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
+import { paginate } from "../../../platform/db/paginate.js";
 import { likePattern } from "../../../platform/http/pagination.js";
-import { activities, budgetItems, costAttachments, costEntries } from "../tables.js";
+import { activities, budgetItems, type CostCategory, costAttachments, costEntries } from "../tables.js";
 
 export type CostEntryRow = typeof costEntries.$inferSelect;
 export type CostEntryInsert = typeof costEntries.$inferInsert;
-export type AttachmentRow = typeof costAttachments.$inferSelect;
-export type AttachmentInsert = typeof costAttachments.$inferInsert;
 
 export interface CostEntryFilter {
   budgetId?: string;
-  category?: string;
+  category?: CostCategory;
   dateFrom?: string;
   dateTo?: string;
   search?: string;
@@ -18,7 +17,7 @@ export interface CostEntryFilter {
   offset: number;
 }
 
-export async function listCostEntries(db: Db, filter: CostEntryFilter) {
+export function listCostEntries(db: Db, filter: CostEntryFilter) {
   const pattern = filter.search ? likePattern(filter.search) : undefined;
   const where = and(
     filter.budgetId ? eq(costEntries.budgetId, filter.budgetId) : undefined,
@@ -33,7 +32,7 @@ export async function listCostEntries(db: Db, filter: CostEntryFilter) {
         )
       : undefined,
   );
-  const [rows, [{ total }]] = await Promise.all([
+  return paginate(
     db
       .select()
       .from(costEntries)
@@ -42,8 +41,7 @@ export async function listCostEntries(db: Db, filter: CostEntryFilter) {
       .limit(filter.limit)
       .offset(filter.offset),
     db.select({ total: count() }).from(costEntries).where(where),
-  ]);
-  return { rows, total: Number(total) };
+  );
 }
 
 export async function findCostEntry(db: Db, id: string) {
@@ -81,36 +79,6 @@ export async function findBudgetOfActivity(db: Db, activityId: string) {
     .where(eq(activities.id, activityId))
     .limit(1);
   return row?.budgetId;
-}
-
-export async function listAttachments(db: Db, costEntryId: string) {
-  return db
-    .select()
-    .from(costAttachments)
-    .where(eq(costAttachments.costEntryId, costEntryId))
-    .orderBy(asc(costAttachments.createdAt), asc(costAttachments.id));
-}
-
-export async function findAttachment(db: Db, costEntryId: string, attachmentId: string) {
-  const [row] = await db
-    .select()
-    .from(costAttachments)
-    .where(and(eq(costAttachments.id, attachmentId), eq(costAttachments.costEntryId, costEntryId)))
-    .limit(1);
-  return row;
-}
-
-export async function insertAttachment(tx: Db, values: AttachmentInsert) {
-  const [row] = await tx.insert(costAttachments).values(values).returning();
-  return row;
-}
-
-export async function deleteAttachment(tx: Db, costEntryId: string, attachmentId: string) {
-  const [row] = await tx
-    .delete(costAttachments)
-    .where(and(eq(costAttachments.id, attachmentId), eq(costAttachments.costEntryId, costEntryId)))
-    .returning({ storageKey: costAttachments.storageKey });
-  return row?.storageKey;
 }
 
 export async function storageKeysOfEntry(db: Db, costEntryId: string): Promise<string[]> {

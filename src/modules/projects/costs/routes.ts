@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { ctxOf } from "../../../platform/http/context.js";
-import { errorResponses } from "../../../platform/http/errors.js";
+import { errorResponses, noContent } from "../../../platform/http/errors.js";
 import { idParams } from "../../../platform/ids.js";
 import type { FileStorage } from "../../../platform/storage.js";
 import {
@@ -12,15 +11,14 @@ import {
   costEntryUpdateBody,
   costSummaryOut,
   fromCostEntryBody,
+  fromCostEntryCreateBody,
   summaryQuery,
   toCostEntryOut,
   toCostSummaryOut,
 } from "./schemas.js";
-import * as entries from "./service.js";
-import { costSummary } from "./summary.js";
+import * as costs from "./service.js";
 
 const tags = ["accounting"];
-const noContent = { 204: z.null().describe("No content") };
 
 export const costEntryRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> = async (app, { storage }) => {
   app.get(
@@ -32,10 +30,10 @@ export const costEntryRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> = 
         summary:
           "Budgeted, certified and actual cost per chapter and item of a budget, with margin and deviation",
         querystring: summaryQuery,
-        response: { 200: costSummaryOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: costSummaryOut, ...errorResponses(404) },
       },
     },
-    async (request) => toCostSummaryOut(await costSummary(ctxOf(request).db, request.query.budget_id)),
+    async (request) => toCostSummaryOut(await costs.getCostSummary(ctxOf(request), request.query.budget_id)),
   );
 
   app.get(
@@ -46,12 +44,12 @@ export const costEntryRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> = 
         tags,
         summary: "List cost entries",
         querystring: costEntryListQuery,
-        response: { 200: costEntryPage, ...errorResponses(400, 401, 403) },
+        response: { 200: costEntryPage },
       },
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await entries.list(ctxOf(request), {
+      const { rows, total } = await costs.listCostEntries(ctxOf(request), {
         budgetId: q.budget_id,
         category: q.category,
         dateFrom: q.date_from,
@@ -72,10 +70,10 @@ export const costEntryRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> = 
         tags,
         summary: "Cost entry detail",
         params: idParams,
-        response: { 200: costEntryOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: costEntryOut, ...errorResponses(404) },
       },
     },
-    async (request) => toCostEntryOut(await entries.get(ctxOf(request), request.params.id)),
+    async (request) => toCostEntryOut(await costs.getCostEntry(ctxOf(request), request.params.id)),
   );
 
   app.post(
@@ -86,18 +84,11 @@ export const costEntryRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> = 
         tags,
         summary: "Record an actual cost of a budget",
         body: costEntryCreateBody,
-        response: { 201: costEntryOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: costEntryOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
-      const b = request.body;
-      const row = await entries.create(ctxOf(request), {
-        ...fromCostEntryBody(b),
-        budgetId: b.budget_id,
-        date: b.date,
-        category: b.category,
-        netAmount: b.net_amount,
-      });
+      const row = await costs.createCostEntry(ctxOf(request), fromCostEntryCreateBody(request.body));
       return reply.code(201).send(toCostEntryOut(row));
     },
   );
@@ -111,12 +102,12 @@ export const costEntryRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> = 
         summary: "Update a cost entry (fields left out are unchanged)",
         params: idParams,
         body: costEntryUpdateBody,
-        response: { 200: costEntryOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: costEntryOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>
       toCostEntryOut(
-        await entries.update(ctxOf(request), request.params.id, fromCostEntryBody(request.body)),
+        await costs.updateCostEntry(ctxOf(request), request.params.id, fromCostEntryBody(request.body)),
       ),
   );
 
@@ -128,11 +119,11 @@ export const costEntryRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> = 
         tags,
         summary: "Delete a cost entry and its attachments",
         params: idParams,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { ...noContent, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
-      await entries.remove(ctxOf(request), storage, request.params.id);
+      await costs.deleteCostEntry(ctxOf(request), storage, request.params.id);
       return reply.code(204).send(null);
     },
   );

@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { iso } from "../../../platform/dates.js";
 import { queryDate, v1ListQuery, v1Page } from "../../../platform/http/pagination.js";
 import { uuidParam } from "../../../platform/ids.js";
 import { dec, moneyInput, moneyOutput, toMoney } from "../../../platform/money.js";
 import { taxIdSchema } from "../../../platform/tax-id.js";
 import { COST_CATEGORIES } from "../tables.js";
-import type { AttachmentRow, CostEntryRow } from "./repository.js";
+import type { CostEntryRow } from "./repository.js";
 import type { CostEntryInput } from "./service.js";
 import type { CostSummary, Figures, SummaryNode } from "./summary.js";
 
@@ -60,16 +61,6 @@ export const costEntryOut = z.object({
 });
 export const costEntryPage = v1Page(costEntryOut);
 
-export const attachmentOut = z.object({
-  id: z.uuid(),
-  file_name: z.string(),
-  content_type: z.string(),
-  size_bytes: z.number().int(),
-  sha256: z.string().describe("SHA-256 of the content, hex"),
-  created_at: z.string(),
-});
-export const attachmentParams = z.object({ id: uuidParam, attachment_id: uuidParam });
-
 export function toCostEntryOut(e: CostEntryRow): z.infer<typeof costEntryOut> {
   return {
     id: e.id,
@@ -77,7 +68,7 @@ export function toCostEntryOut(e: CostEntryRow): z.infer<typeof costEntryOut> {
     budget_item_id: e.budgetItemId,
     activity_id: e.activityId,
     date: e.date,
-    category: e.category as z.infer<typeof costCategory>,
+    category: e.category,
     supplier_name: e.supplierName,
     supplier_tax_id: e.supplierTaxId,
     document_number: e.documentNumber,
@@ -86,23 +77,24 @@ export function toCostEntryOut(e: CostEntryRow): z.infer<typeof costEntryOut> {
     vat_amount: toMoney(e.vatAmount),
     total_amount: toMoney(dec(e.netAmount).plus(e.vatAmount)),
     created_by: e.createdBy,
-    created_at: e.createdAt.toISOString(),
-    updated_at: e.updatedAt.toISOString(),
-  };
-}
-
-export function toAttachmentOut(a: AttachmentRow): z.infer<typeof attachmentOut> {
-  return {
-    id: a.id,
-    file_name: a.fileName,
-    content_type: a.contentType,
-    size_bytes: a.sizeBytes,
-    sha256: a.sha256,
-    created_at: a.createdAt.toISOString(),
+    created_at: iso(e.createdAt),
+    updated_at: iso(e.updatedAt),
   };
 }
 
 type EntryBody = Partial<z.infer<typeof costEntryCreateBody>>;
+
+export function fromCostEntryCreateBody(
+  b: z.infer<typeof costEntryCreateBody>,
+): CostEntryInput & { budgetId: string } {
+  return {
+    ...fromCostEntryBody(b),
+    budgetId: b.budget_id,
+    date: b.date,
+    category: b.category,
+    netAmount: b.net_amount,
+  };
+}
 
 /** API names to service names; fields left out stay undefined (unchanged on update). */
 export function fromCostEntryBody(b: EntryBody): Partial<CostEntryInput> {

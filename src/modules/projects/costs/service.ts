@@ -1,16 +1,18 @@
 import type { Db } from "../../../platform/db/client.js";
 import { inTransaction } from "../../../platform/db/sql.js";
-import type { AuthedCtx, Ctx } from "../../../platform/http/context.js";
+import { type AuthedCtx, type Ctx, inCtxTransaction } from "../../../platform/http/context.js";
 import { BadRequestError, type FieldError, NotFoundError } from "../../../platform/http/errors.js";
 import type { FileStorage } from "../../../platform/storage.js";
 import { loadBudgetForWrite } from "../budget-access.js";
+import type { CostCategory } from "../tables.js";
 import * as repo from "./repository.js";
+import { costSummary } from "./summary.js";
 
 export interface CostEntryInput {
   budgetItemId?: string | null;
   activityId?: string | null;
   date: string;
-  category: string;
+  category: CostCategory;
   supplierName?: string;
   supplierTaxId?: string | null;
   documentNumber?: string;
@@ -19,14 +21,19 @@ export interface CostEntryInput {
   vatAmount?: string;
 }
 
-export async function list(ctx: Ctx, filter: repo.CostEntryFilter) {
+export async function listCostEntries(ctx: Ctx, filter: repo.CostEntryFilter) {
   return repo.listCostEntries(ctx.db, filter);
 }
 
-export async function get(ctx: Ctx, id: string) {
+export async function getCostEntry(ctx: Ctx, id: string) {
   const row = await repo.findCostEntry(ctx.db, id);
   if (!row) throw new NotFoundError("Cost entry");
   return row;
+}
+
+/** Budgeted, certified and actual cost per chapter and item of a budget. */
+export function getCostSummary(ctx: Ctx, budgetId: string) {
+  return costSummary(ctx.db, budgetId);
 }
 
 /** The budget item and the activity a cost is charged to must be of the entry's own budget. */
@@ -41,7 +48,7 @@ async function checkLinks(db: Db, budgetId: string, input: Partial<CostEntryInpu
   if (errors.length) throw new BadRequestError("The cost entry refers to records of another budget", errors);
 }
 
-export async function create(ctx: AuthedCtx, input: CostEntryInput & { budgetId: string }) {
+export async function createCostEntry(ctx: AuthedCtx, input: CostEntryInput & { budgetId: string }) {
   return inTransaction(ctx.db, async (tx) => {
     await loadBudgetForWrite(tx, input.budgetId);
     await checkLinks(tx, input.budgetId, input);
@@ -49,22 +56,22 @@ export async function create(ctx: AuthedCtx, input: CostEntryInput & { budgetId:
   });
 }
 
-export async function update(ctx: AuthedCtx, id: string, input: Partial<CostEntryInput>) {
-  return inTransaction(ctx.db, async (tx) => {
-    const entry = await get({ ...ctx, db: tx }, id);
-    await loadBudgetForWrite(tx, entry.budgetId);
-    await checkLinks(tx, entry.budgetId, input);
-    return repo.updateCostEntry(tx, id, input);
+export async function updateCostEntry(ctx: AuthedCtx, id: string, input: Partial<CostEntryInput>) {
+  return inCtxTransaction(ctx, async (txCtx) => {
+    const entry = await getCostEntry(txCtx, id);
+    await loadBudgetForWrite(txCtx.db, entry.budgetId);
+    await checkLinks(txCtx.db, entry.budgetId, input);
+    return repo.updateCostEntry(txCtx.db, id, input);
   });
 }
 
 /** Deletes the entry, its attachment rows and then their files. */
-export async function remove(ctx: AuthedCtx, storage: FileStorage, id: string) {
-  const keys = await inTransaction(ctx.db, async (tx) => {
-    const entry = await get({ ...ctx, db: tx }, id);
-    await loadBudgetForWrite(tx, entry.budgetId);
-    const storageKeys = await repo.storageKeysOfEntry(tx, id);
-    await repo.deleteCostEntry(tx, id);
+export async function deleteCostEntry(ctx: AuthedCtx, storage: FileStorage, id: string) {
+  const keys = await inCtxTransaction(ctx, async (txCtx) => {
+    const entry = await getCostEntry(txCtx, id);
+    await loadBudgetForWrite(txCtx.db, entry.budgetId);
+    const storageKeys = await repo.storageKeysOfEntry(txCtx.db, id);
+    await repo.deleteCostEntry(txCtx.db, id);
     return storageKeys;
   });
   await Promise.all(keys.map((key) => storage.remove(key)));

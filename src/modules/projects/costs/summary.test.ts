@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../../test/helpers/app.js";
-import { insertBudget, insertItem } from "../certifications/test-fixtures.js";
+import { insertBudget, insertItem } from "../certifications/test-support.js";
 
 let t: TestApp;
 beforeAll(async () => {

@@ -78,7 +78,7 @@ describe("resolvePricing", () => {
   it("lets measurement and decomposition lines override the plain fields", () => {
     const p = resolvePricing({
       quantity: "99",
-      unit_price: "99",
+      unitPrice: "99",
       measurements: [{ label: "", units: "2", length: "2.5" }],
       decomposition: [{ type: "other", code: "X", unit: "", summary: "", yield: "2", price: "1.25" }],
     });
@@ -92,13 +92,13 @@ describe("resolvePricing", () => {
       hasMeasurements: true,
       hasDecomposition: false,
     };
-    expect(resolvePricing({ unit_price: "4" }, current)).toMatchObject({ quantity: "2.000", amount: "8.00" });
+    expect(resolvePricing({ unitPrice: "4" }, current)).toMatchObject({ quantity: "2.000", amount: "8.00" });
     expect(resolvePricing({ measurements: [], quantity: "5" }, current)).toMatchObject({ quantity: "5.000" });
   });
 
   it("refuses to overwrite a derived value alone", () => {
     const current = { quantity: "2.000", unitPrice: "3.0000", hasMeasurements: true, hasDecomposition: true };
     expect(() => resolvePricing({ quantity: "5" }, current)).toThrow(/measurement/);
-    expect(() => resolvePricing({ unit_price: "5" }, current)).toThrow(/decomposition/);
+    expect(() => resolvePricing({ unitPrice: "5" }, current)).toThrow(/decomposition/);
   });
 });

@@ -1,5 +1,6 @@
 import { dec, sum, toMoney, toQuantity, toUnitPrice } from "../../../platform/money.js";
 import { measurementProduct } from "../bc3/numbers.js";
+import type { DecompositionType } from "../tables.js";
 
 /** Values are decimal strings; null = blank. */
 export interface MeasurementLine {
@@ -11,7 +12,7 @@ export interface MeasurementLine {
 }
 
 export interface DecompositionLine {
-  type: "labour" | "machinery" | "material" | "other";
+  type: DecompositionType;
   code: string;
   unit: string;
   summary: string;

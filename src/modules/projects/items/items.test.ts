@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../../test/helpers/app.js";
-import { createBudget, createItem, getBudget } from "../budgets/test-fixtures.js";
+import { createBudget, createItem, getBudget } from "../budgets/test-support.js";
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../../test/helpers/app.js";
-import { createBudget, createItem } from "../budgets/test-fixtures.js";
+import { createBudget, createItem } from "../budgets/test-support.js";
 import { MAX_ITEM_DEPTH } from "./schemas.js";
 
 let t: TestApp;

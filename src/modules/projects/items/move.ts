@@ -21,12 +21,12 @@ import { assertParentChapter, getItem, requireItem, tooDeep } from "./service.js
 export async function moveItem(
   ctx: Ctx,
   id: string,
-  target: { parent_id: string | null; position?: number },
+  target: { parentId: string | null; position?: number },
 ): Promise<ItemView> {
   await inTransaction(ctx.db, async (tx) => {
     const item = await requireItem(tx, id);
     await loadBudgetForWrite(tx, item.budgetId);
-    const parentId = target.parent_id;
+    const parentId = target.parentId;
     if (parentId) {
       await assertParentChapter(tx, item.budgetId, parentId);
       const subtree = await subtreeOf(tx, id);

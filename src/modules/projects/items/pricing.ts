@@ -8,16 +8,19 @@ import {
   unitPriceFromDecomposition,
 } from "./arithmetic.js";
 
+/** A measurement line as sent: blanks may be left out. */
+export interface MeasurementInput {
+  label: string;
+  units?: string | null;
+  length?: string | null;
+  width?: string | null;
+  height?: string | null;
+}
+
 export interface PricingInput {
   quantity?: string;
-  unit_price?: string;
-  measurements?: {
-    label: string;
-    units?: string | null;
-    length?: string | null;
-    width?: string | null;
-    height?: string | null;
-  }[];
+  unitPrice?: string;
+  measurements?: MeasurementInput[];
   decomposition?: DecompositionLine[];
 }
 
@@ -38,7 +41,7 @@ export interface ResolvedPricing {
   decomposition?: DecompositionLine[];
 }
 
-const toLine = (m: NonNullable<PricingInput["measurements"]>[number]): MeasurementLine => ({
+const toLine = (m: MeasurementInput): MeasurementLine => ({
   label: m.label,
   units: m.units ?? null,
   length: m.length ?? null,
@@ -62,7 +65,7 @@ export function resolvePricing(input: PricingInput, current?: CurrentPricing): R
       },
     ]);
   }
-  if (!decomposition && current?.hasDecomposition && input.unit_price !== undefined) {
+  if (!decomposition && current?.hasDecomposition && input.unitPrice !== undefined) {
     throw new BadRequestError("The unit price comes from the decomposition", [
       {
         path: "body.unit_price",
@@ -75,6 +78,6 @@ export function resolvePricing(input: PricingInput, current?: CurrentPricing): R
     : toQuantity(input.quantity ?? current?.quantity ?? "0");
   const unitPrice = decomposition?.length
     ? unitPriceFromDecomposition(decomposition)
-    : toUnitPrice(input.unit_price ?? current?.unitPrice ?? "0");
+    : toUnitPrice(input.unitPrice ?? current?.unitPrice ?? "0");
   return { quantity, unitPrice, amount: itemAmount(quantity, unitPrice), measurements, decomposition };
 }

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
+import { paginate } from "../../../platform/db/paginate.js";
 import { queryOne, queryRows } from "../../../platform/db/sql.js";
 import { likePattern } from "../../../platform/http/pagination.js";
 import { budgetItemDecomposition, budgetItemMeasurements, budgetItems } from "../tables.js";
@@ -134,14 +135,14 @@ export async function pageItemIds(db: Db, f: ItemFilter): Promise<{ ids: string[
       select c.id, c.parent_id, c.kind, c.code, c.summary, t.path || c.position
         from budget_items c join tree t on c.parent_id = t.id
     )`;
-  const [rows, counted] = await Promise.all([
+  const { rows, total } = await paginate(
     queryRows<{ id: string }>(
       db,
       sql`${tree} select id from tree ${where} order by path, id limit ${f.limit} offset ${f.offset}`,
     ),
-    queryOne<{ total: number }>(db, sql`${tree} select count(*)::int as total from tree ${where}`),
-  ]);
-  return { ids: rows.map((r) => r.id), total: Number(counted?.total ?? 0) };
+    queryRows<{ total: number }>(db, sql`${tree} select count(*)::int as total from tree ${where}`),
+  );
+  return { ids: rows.map((r) => r.id), total };
 }
 
 /** 1 for a top-level node, 2 for its children... */

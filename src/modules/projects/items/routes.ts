@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { ctxOf } from "../../../platform/http/context.js";
-import { errorResponses } from "../../../platform/http/errors.js";
+import { errorResponses, noContent } from "../../../platform/http/errors.js";
 import { moveItem } from "./move.js";
 import {
+  fromItemBody,
+  fromItemCreateBody,
+  fromMoveBody,
   itemCreateBody,
   itemDeleteQuery,
   itemDetailOut,
@@ -18,7 +20,6 @@ import {
 import * as items from "./service.js";
 
 const tags = ["budget-items"];
-const noContent = { 204: z.null().describe("No content") };
 
 export const budgetItemRoutesV1: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -29,12 +30,20 @@ export const budgetItemRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Items of a budget: flat in tree order, or nested with ?tree=true",
         querystring: itemListQuery,
-        response: { 200: itemPage, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: itemPage, ...errorResponses(404) },
       },
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await items.listItems(ctxOf(request), q);
+      const { rows, total } = await items.listItems(ctxOf(request), {
+        budgetId: q.budget_id,
+        tree: q.tree,
+        parentId: q.parent_id,
+        kind: q.kind,
+        search: q.search,
+        limit: q.limit,
+        offset: q.offset,
+      });
       return { data: rows.map(toItemNodeOut), total, limit: q.limit, offset: q.offset };
     },
   );
@@ -47,7 +56,7 @@ export const budgetItemRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Budget item detail with its measurement and decomposition lines",
         params: itemParams,
-        response: { 200: itemDetailOut, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: itemDetailOut, ...errorResponses(404) },
       },
     },
     async (request) => toItemDetailOut(await items.getItem(ctxOf(request), request.params.id)),
@@ -61,11 +70,13 @@ export const budgetItemRoutesV1: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Create a chapter or an item",
         body: itemCreateBody,
-        response: { 201: itemDetailOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: itemDetailOut, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) =>
-      reply.code(201).send(toItemDetailOut(await items.createItem(ctxOf(request), request.body))),
+      reply
+        .code(201)
+        .send(toItemDetailOut(await items.createItem(ctxOf(request), fromItemCreateBody(request.body)))),
   );
 
   app.put(
@@ -77,11 +88,11 @@ export const budgetItemRoutesV1: FastifyPluginAsyncZod = async (app) => {
         summary: "Update a chapter or an item (use /move to change its place)",
         params: itemParams,
         body: itemUpdateBody,
-        response: { 200: itemDetailOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: itemDetailOut, ...errorResponses(404, 409) },
       },
     },
     async (request) =>
-      toItemDetailOut(await items.updateItem(ctxOf(request), request.params.id, request.body)),
+      toItemDetailOut(await items.updateItem(ctxOf(request), request.params.id, fromItemBody(request.body))),
   );
 
   app.delete(
@@ -93,7 +104,7 @@ export const budgetItemRoutesV1: FastifyPluginAsyncZod = async (app) => {
         summary: "Delete an item, or a chapter (with children only with ?cascade=true)",
         params: itemParams,
         querystring: itemDeleteQuery,
-        response: { ...noContent, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { ...noContent, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -111,9 +122,10 @@ export const budgetItemRoutesV1: FastifyPluginAsyncZod = async (app) => {
         summary: "Move a node under another chapter of the budget (or to the top level)",
         params: itemParams,
         body: moveBody,
-        response: { 200: itemDetailOut, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: itemDetailOut, ...errorResponses(404, 409) },
       },
     },
-    async (request) => toItemDetailOut(await moveItem(ctxOf(request), request.params.id, request.body)),
+    async (request) =>
+      toItemDetailOut(await moveItem(ctxOf(request), request.params.id, fromMoveBody(request.body))),
   );
 };

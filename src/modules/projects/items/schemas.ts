@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { iso } from "../../../platform/dates.js";
 import { queryBoolean, v1ListQuery, v1Page } from "../../../platform/http/pagination.js";
 import { uuidParam } from "../../../platform/ids.js";
 import {
@@ -15,11 +16,11 @@ import {
 import { DECOMPOSITION_TYPES, ITEM_KINDS } from "../tables.js";
 import { componentCost, lineQuantity } from "./arithmetic.js";
 import type { ItemRow, ItemView, StoredDecomposition, StoredMeasurement } from "./repository.js";
+import type { ItemFields, NewItem } from "./service.js";
 
 /** Deepest level of the item tree (chapter nesting + the item); the nested list schema has this many levels. */
 export const MAX_ITEM_DEPTH = 10;
 
-const iso = (d: Date) => d.toISOString();
 const yieldInput = z
   .string()
   .trim()
@@ -86,8 +87,8 @@ export const itemUpdateBody = z
   .object({ code: itemCode, ...textFields, ...priceFields })
   .partial()
   .refine((b) => Object.keys(b).length > 0, { message: "at least one field is required" });
-export type ItemCreateInput = z.infer<typeof itemCreateBody>;
-export type ItemUpdateInput = z.infer<typeof itemUpdateBody>;
+export type ItemCreateBody = z.infer<typeof itemCreateBody>;
+export type ItemUpdateBody = z.infer<typeof itemUpdateBody>;
 
 export const itemListQuery = v1ListQuery.extend({
   budget_id: z.uuid({ message: "must be a UUID" }),
@@ -165,7 +166,7 @@ export function toItemOut(row: ItemRow, amount: string): ItemOut {
     id: row.id,
     budget_id: row.budgetId,
     parent_id: row.parentId,
-    kind: row.kind as ItemOut["kind"],
+    kind: row.kind,
     code: row.code,
     position: row.position,
     unit: row.unit,
@@ -193,7 +194,7 @@ export function toMeasurementOut(m: StoredMeasurement): z.infer<typeof measureme
 
 export function toDecompositionOut(d: StoredDecomposition): z.infer<typeof decompositionOut> {
   return {
-    type: d.type as z.infer<typeof decompositionOut>["type"],
+    type: d.type,
     code: d.code,
     unit: d.unit,
     summary: d.summary,
@@ -222,4 +223,33 @@ export function toItemNodeOut(n: ItemListing): ItemNodeOut {
   const out: ItemNodeOut = toItemOut(n.row, n.amount);
   if (n.children) out.children = n.children.map(toItemNodeOut);
   return out;
+}
+
+/** Request fields -> service input; fields left out stay undefined (unchanged on update). */
+export function fromItemBody(b: ItemUpdateBody): ItemFields {
+  return {
+    code: b.code,
+    unit: b.unit,
+    summary: b.summary,
+    longText: b.long_text,
+    quantity: b.quantity,
+    unitPrice: b.unit_price,
+    measurements: b.measurements,
+    decomposition: b.decomposition,
+  };
+}
+
+export function fromItemCreateBody(b: ItemCreateBody): NewItem {
+  return {
+    ...fromItemBody(b),
+    budgetId: b.budget_id,
+    kind: b.kind,
+    code: b.code,
+    parentId: b.parent_id,
+    position: b.position,
+  };
+}
+
+export function fromMoveBody(b: z.infer<typeof moveBody>) {
+  return { parentId: b.parent_id, position: b.position };
 }

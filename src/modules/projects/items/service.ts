@@ -2,7 +2,9 @@ import { inTransaction } from "../../../platform/db/sql.js";
 import type { Ctx } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
 import { loadBudget, loadBudgetForWrite } from "../budget-access.js";
-import { resolvePricing } from "./pricing.js";
+import type { ItemKind } from "../tables.js";
+import type { DecompositionLine } from "./arithmetic.js";
+import { type MeasurementInput, resolvePricing } from "./pricing.js";
 import {
   compactSiblings,
   countChildren,
@@ -25,7 +27,7 @@ import {
   replaceMeasurements,
   updateItemRow,
 } from "./repository.js";
-import { type ItemCreateInput, type ItemListing, type ItemUpdateInput, MAX_ITEM_DEPTH } from "./schemas.js";
+import { type ItemListing, MAX_ITEM_DEPTH } from "./schemas.js";
 import { nest, type TreeNode } from "./tree.js";
 
 export async function requireItem(db: Ctx["db"], id: string): Promise<ItemRow> {
@@ -70,26 +72,52 @@ export async function getItem(ctx: Ctx, id: string): Promise<ItemView> {
   return { ...item, displayAmount: amounts.get(id) ?? "0", measurements, decomposition };
 }
 
-export interface ItemListQuery {
-  budget_id: string;
+/** A chapter's or an item's fields; left out: unchanged on update. */
+export interface ItemFields {
+  code?: string;
+  unit?: string;
+  summary?: string;
+  longText?: string;
+  quantity?: string;
+  unitPrice?: string;
+  measurements?: MeasurementInput[];
+  decomposition?: DecompositionLine[];
+}
+
+export interface NewItem extends ItemFields {
+  budgetId: string;
+  kind: ItemKind;
+  code: string;
+  /** A chapter of the same budget; null or absent: the top level. */
+  parentId?: string | null;
+  /** 0-based among its siblings; default last. */
+  position?: number;
+}
+
+export interface ItemListFilters {
+  budgetId: string;
+  /** The nested tree (limit and offset page its top-level nodes) instead of a flat page. */
   tree: boolean;
-  parent_id?: string;
-  kind?: string;
+  parentId?: string;
+  kind?: ItemKind;
   search?: string;
   limit: number;
   offset: number;
 }
 
-export async function listItems(ctx: Ctx, q: ItemListQuery): Promise<{ rows: ItemListing[]; total: number }> {
-  await loadBudget(ctx.db, q.budget_id);
-  if (q.tree) return listTree(ctx, q);
+export async function listItems(
+  ctx: Ctx,
+  f: ItemListFilters,
+): Promise<{ rows: ItemListing[]; total: number }> {
+  await loadBudget(ctx.db, f.budgetId);
+  if (f.tree) return listTree(ctx, f);
   const { ids, total } = await pageItemIds(ctx.db, {
-    budgetId: q.budget_id,
-    parentId: q.parent_id,
-    kind: q.kind,
-    search: q.search,
-    limit: q.limit,
-    offset: q.offset,
+    budgetId: f.budgetId,
+    parentId: f.parentId,
+    kind: f.kind,
+    search: f.search,
+    limit: f.limit,
+    offset: f.offset,
   });
   const [rows, amounts] = await Promise.all([itemsByIds(ctx.db, ids), displayAmounts(ctx.db, ids)]);
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -99,10 +127,10 @@ export async function listItems(ctx: Ctx, q: ItemListQuery): Promise<{ rows: Ite
   };
 }
 
-async function listTree(ctx: Ctx, q: ItemListQuery) {
+async function listTree(ctx: Ctx, f: ItemListFilters) {
   const [rows, amounts] = await Promise.all([
-    itemsOfBudget(ctx.db, q.budget_id),
-    displayAmountsOfBudget(ctx.db, q.budget_id),
+    itemsOfBudget(ctx.db, f.budgetId),
+    displayAmountsOfBudget(ctx.db, f.budgetId),
   ]);
   const toListing = (t: TreeNode<ItemRow>): ItemListing => ({
     row: t.node,
@@ -110,14 +138,14 @@ async function listTree(ctx: Ctx, q: ItemListQuery) {
     children: t.children.map(toListing),
   });
   const roots = nest(rows);
-  return { rows: roots.slice(q.offset, q.offset + q.limit).map(toListing), total: roots.length };
+  return { rows: roots.slice(f.offset, f.offset + f.limit).map(toListing), total: roots.length };
 }
 
-export async function createItem(ctx: Ctx, input: ItemCreateInput): Promise<ItemView> {
+export async function createItem(ctx: Ctx, input: NewItem): Promise<ItemView> {
   const id = await inTransaction(ctx.db, async (tx) => {
-    const budgetId = input.budget_id;
+    const budgetId = input.budgetId;
     await loadBudgetForWrite(tx, budgetId);
-    const parentId = input.parent_id ?? null;
+    const parentId = input.parentId ?? null;
     if (parentId) {
       await assertParentChapter(tx, budgetId, parentId);
       if ((await depthOf(tx, parentId)) + 1 > MAX_ITEM_DEPTH) throw tooDeep();
@@ -135,7 +163,7 @@ export async function createItem(ctx: Ctx, input: ItemCreateInput): Promise<Item
       position,
       unit: input.unit ?? "",
       summary: input.summary ?? "",
-      longText: input.long_text ?? "",
+      longText: input.longText ?? "",
       quantity: pricing?.quantity ?? "0",
       unitPrice: pricing?.unitPrice ?? "0",
       amount: pricing?.amount ?? "0",
@@ -147,21 +175,27 @@ export async function createItem(ctx: Ctx, input: ItemCreateInput): Promise<Item
   return getItem(ctx, id);
 }
 
-const PRICE_FIELDS = ["quantity", "unit_price", "measurements", "decomposition"] as const;
+/** Price fields and the request field each one comes from (named in errors). */
+const PRICE_FIELDS = [
+  ["quantity", "quantity"],
+  ["unitPrice", "unit_price"],
+  ["measurements", "measurements"],
+  ["decomposition", "decomposition"],
+] as const;
 
-export async function updateItem(ctx: Ctx, id: string, input: ItemUpdateInput): Promise<ItemView> {
+export async function updateItem(ctx: Ctx, id: string, input: ItemFields): Promise<ItemView> {
   await inTransaction(ctx.db, async (tx) => {
     const item = await requireItem(tx, id);
     await loadBudgetForWrite(tx, item.budgetId);
     if (input.code !== undefined && input.code !== item.code)
       await assertCodeFree(tx, item.budgetId, input.code, id);
-    const texts = { code: input.code, unit: input.unit, summary: input.summary, longText: input.long_text };
+    const texts = { code: input.code, unit: input.unit, summary: input.summary, longText: input.longText };
     if (item.kind === "chapter") {
-      const sent = PRICE_FIELDS.filter((f) => input[f] !== undefined);
+      const sent = PRICE_FIELDS.filter(([field]) => input[field] !== undefined);
       if (sent.length > 0) {
         throw new BadRequestError(
           "A chapter has no quantity or price: its amount is the sum of its children",
-          sent.map((f) => ({ path: `body.${f}`, message: "not allowed on a chapter" })),
+          sent.map(([, wire]) => ({ path: `body.${wire}`, message: "not allowed on a chapter" })),
         );
       }
       await updateItemRow(tx, id, texts);

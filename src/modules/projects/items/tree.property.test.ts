@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../../test/helpers/app.js";
 import { dec, sum, toMoney } from "../../../platform/money.js";
-import { createBudget, createItem, getBudget } from "../budgets/test-fixtures.js";
+import { createBudget, createItem, getBudget } from "../budgets/test-support.js";
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,8 +1,9 @@
-import { and, count, desc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, isNull, lte, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
+import { paginate } from "../../../platform/db/paginate.js";
 import { queryOne } from "../../../platform/db/sql.js";
 import { likePattern } from "../../../platform/http/pagination.js";
-import { loginAudit } from "../tables.js";
+import { loginAudit, refreshTokens, revokedAccessTokens, sessions, users } from "../tables.js";
 
 export const LOGIN_WINDOW_MINUTES = 15;
 export const MAX_FAILED_LOGINS = 5;
@@ -63,6 +64,8 @@ export interface AuditFilter {
   offset: number;
 }
 
+export type LoginAuditRow = typeof loginAudit.$inferSelect;
+
 export async function listLoginAudit(db: Db, filter: AuditFilter) {
   const conditions: (SQL | undefined)[] = [
     filter.email ? sql`${loginAudit.email} ilike ${likePattern(filter.email.toLowerCase())}` : undefined,
@@ -71,7 +74,7 @@ export async function listLoginAudit(db: Db, filter: AuditFilter) {
     filter.dateTo ? lte(loginAudit.createdAt, new Date(`${filter.dateTo}T23:59:59.999Z`)) : undefined,
   ];
   const where = and(...conditions);
-  const [rows, [{ total }]] = await Promise.all([
+  return paginate(
     db
       .select()
       .from(loginAudit)
@@ -80,6 +83,74 @@ export async function listLoginAudit(db: Db, filter: AuditFilter) {
       .limit(filter.limit)
       .offset(filter.offset),
     db.select({ total: count() }).from(loginAudit).where(where),
-  ]);
-  return { rows, total: Number(total) };
+  );
+}
+
+export async function insertSession(
+  db: Db,
+  values: { userId: string; ip: string | null; userAgent: string | null | undefined },
+) {
+  const [session] = await db.insert(sessions).values(values).returning({ id: sessions.id });
+  return session;
+}
+
+export async function insertRefreshToken(
+  db: Db,
+  values: { jti: string; sessionId: string; expiresAt: Date },
+) {
+  await db.insert(refreshTokens).values(values);
+}
+
+/** A refresh token with its session and user, row-locked until the transaction ends. */
+export async function lockRefreshToken(db: Db, claims: { jti: string; sid: string; sub: string }) {
+  const [row] = await db
+    .select({
+      usedAt: refreshTokens.usedAt,
+      expiresAt: refreshTokens.expiresAt,
+      sessionId: sessions.id,
+      revokedAt: sessions.revokedAt,
+      userId: users.id,
+      isActive: users.isActive,
+    })
+    .from(refreshTokens)
+    .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(refreshTokens.jti, claims.jti), eq(sessions.id, claims.sid), eq(users.id, claims.sub)))
+    .for("update", { of: refreshTokens });
+  return row;
+}
+
+export async function markRefreshTokenUsed(db: Db, jti: string) {
+  await db.update(refreshTokens).set({ usedAt: new Date() }).where(eq(refreshTokens.jti, jti));
+}
+
+export async function denyAccessToken(db: Db, jti: string, expiresAt: Date) {
+  await db.insert(revokedAccessTokens).values({ jti, expiresAt }).onConflictDoNothing();
+}
+
+/** Deny-list entries are useless once their token has expired. */
+export async function purgeExpiredDenials(db: Db) {
+  await db
+    .delete(revokedAccessTokens)
+    .where(sql`${revokedAccessTokens.expiresAt} < now() - interval '1 hour'`);
+}
+
+export async function revokeUserSessions(db: Db, userId: string, reason: string, exceptSessionId?: string) {
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date(), revokedReason: reason })
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        exceptSessionId ? sql`${sessions.id} <> ${exceptSessionId}` : undefined,
+      ),
+    );
+}
+
+export async function revokeSession(db: Db, sessionId: string, reason: string) {
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date(), revokedReason: reason })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }

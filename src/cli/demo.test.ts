@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from "../../test/helpers/app.js";
 import type { Actor } from "../platform/auth/actor.js";
 import type { AuthedCtx } from "../platform/http/context.js";
 import { validateSpanishTaxId } from "../platform/tax-id.js";
-import { loadEnterpriseDemo } from "./enterprise-demo.js";
+import { loadEnterpriseDemo } from "./demo.js";
 
 let t: TestApp;
 

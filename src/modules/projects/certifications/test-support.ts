@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
 import { uuidv7 } from "../../../platform/ids.js";
 import { dec, toMoney } from "../../../platform/money.js";
-import { budgetItems, budgets } from "../tables.js";
+import { type BudgetState, budgetItems, budgets } from "../tables.js";
 
 /** Test setup: budgets and items written straight to the tables, independent of the budget routes. */
 
@@ -14,7 +14,7 @@ export async function insertBudget(db: Db, values: Partial<typeof budgets.$infer
   return row;
 }
 
-export async function setBudgetEstado(db: Db, budgetId: string, estado: string) {
+export async function setBudgetEstado(db: Db, budgetId: string, estado: BudgetState) {
   await db.update(budgets).set({ estado }).where(eq(budgets.id, budgetId));
 }
 

@@ -1,0 +1,5 @@
+/** Project cost management (/api/v1): the only file other modules, the CLI, MCP and the app import. */
+export type { Bc3Budget, Bc3Decomposition, Bc3Node } from "./bc3/types.js";
+export { writeBc3 } from "./bc3/write.js";
+export { loadProjectsDemo } from "./demo.js";
+export { type ProjectRoutesOptions, projectRoutesV1 } from "./routes.js";
