@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
@@ -7,7 +7,16 @@ import { fileURLToPath } from "node:url";
  * They are read in place, never copied into the repository. CUADRA_FIXTURES overrides the location.
  */
 const REPO_ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
-export const FIXTURES_DIR = process.env.CUADRA_FIXTURES ?? join(REPO_ROOT, "..", "shared", "fixtures");
+
+/** The nearest shared/fixtures beside the repository or one of its parent folders (worktrees, CI clones). */
+function findFixtures(): string {
+  for (let dir = dirname(REPO_ROOT); ; dir = dirname(dir)) {
+    const candidate = join(dir, "shared", "fixtures");
+    if (existsSync(candidate) || dir === dirname(dir)) return candidate;
+  }
+}
+
+export const FIXTURES_DIR = process.env.CUADRA_FIXTURES ?? findFixtures();
 
 /** Absolute path of a fixture; throws (failing the test) when the fixtures are not where expected. */
 export function fixturePath(...parts: string[]): string {
