@@ -7,6 +7,8 @@ import { clientRoutes } from "../modules/clients/routes.js";
 import { companyRoutes } from "../modules/companies/routes.js";
 import { enterpriseAuthRoutes } from "../modules/identity/auth/enterprise-routes.js";
 import { productRoutes } from "../modules/products/products/routes.js";
+import { purchaseRoutes } from "../modules/purchases/index.js";
+import { salesRoutes } from "../modules/sales/index.js";
 import type { ModuleDeps } from "./deps.js";
 
 /**
@@ -25,4 +27,6 @@ export const enterpriseModules: FastifyPluginAsyncZod<ModuleDeps> = async (app, 
   await app.register(agentRoutes, { prefix: "/agents" });
   await app.register(mcpRoutes, { prefix: "/mcp", ...deps });
   await app.register(accountingRoutes, { prefix: "/accounting" });
+  await app.register(salesRoutes, { prefix: "/sales" });
+  await app.register(purchaseRoutes, { prefix: "/purchases" });
 };

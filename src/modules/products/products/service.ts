@@ -43,6 +43,33 @@ export async function getProduct(ctx: AuthedCtx, lookup: ProductLookup): Promise
   return rows[0];
 }
 
+/**
+ * Products by id with the ledger accounts they post to (their own, else their family's), for the
+ * documents engine; those of companies the caller cannot see are left out.
+ */
+export async function getProductsForDocuments(ctx: AuthedCtx, ids: string[]) {
+  const rows = (await repo.findProductsByIds(ctx.db, ids)).filter((p) =>
+    canSeeCompany(ctx.actor, p.companyId),
+  );
+  const families = await repo.familyAccounts(
+    ctx.db,
+    rows.flatMap((p) => (p.familyId ? [p.familyId] : [])),
+  );
+  return new Map(
+    rows.map((p) => {
+      const family = p.familyId ? families.get(p.familyId) : undefined;
+      return [
+        p.id,
+        {
+          ...p,
+          salesAccount: p.salesAccount ?? family?.salesAccount ?? null,
+          purchasesAccount: p.purchasesAccount ?? family?.purchasesAccount ?? null,
+        },
+      ];
+    }),
+  );
+}
+
 export function listProducts(ctx: AuthedCtx, f: ProductListFilters) {
   return repo.listProducts(ctx.db, {
     scope: companyFilter(ctx.actor, products.companyId, f.companyId),
