@@ -5,6 +5,9 @@ import { agentRoutes } from "../modules/agents/routes.js";
 import { apiTokenRoutes } from "../modules/api-tokens/routes.js";
 import { clientRoutes } from "../modules/clients/routes.js";
 import { companyRoutes } from "../modules/companies/routes.js";
+// Registers the documents engine's company hook: every company created gets its series, tax codes...
+import "../modules/documents/index.js";
+import { documentRoutes } from "../modules/documents/routes.js";
 import { enterpriseAuthRoutes } from "../modules/identity/auth/enterprise-routes.js";
 import { productRoutes } from "../modules/products/products/routes.js";
 import { purchaseRoutes } from "../modules/purchases/index.js";
@@ -27,6 +30,7 @@ export const enterpriseModules: FastifyPluginAsyncZod<ModuleDeps> = async (app, 
   await app.register(agentRoutes, { prefix: "/agents" });
   await app.register(mcpRoutes, { prefix: "/mcp", ...deps });
   await app.register(accountingRoutes, { prefix: "/accounting" });
+  await app.register(documentRoutes);
   await app.register(salesRoutes, { prefix: "/sales" });
   await app.register(purchaseRoutes, { prefix: "/purchases" });
 };

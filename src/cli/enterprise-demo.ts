@@ -3,6 +3,8 @@ import { createAgent } from "../modules/agents/service.js";
 import { demoContacts } from "../modules/clients/demo.js";
 import { createContact } from "../modules/clients/service.js";
 import * as companies from "../modules/companies/service.js";
+// The demo company gets the documents engine's defaults (series, tax codes...) like any other.
+import "../modules/documents/index.js";
 import { DEMO_FAMILIES, demoProducts } from "../modules/products/demo.js";
 import { createFamily } from "../modules/products/families/service.js";
 import { createProduct } from "../modules/products/products/service.js";

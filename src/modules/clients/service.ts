@@ -7,7 +7,7 @@ import { findAgentOfCompany } from "../agents/service.js";
 import { resolveCompanyForWrite } from "../companies/service.js";
 import type { ContactRow } from "./repository.js";
 import * as repo from "./repository.js";
-import { type ContactType, contacts } from "./tables.js";
+import { type ContactType, contacts, type TaxRegime } from "./tables.js";
 import { normalizeContactTaxId } from "./tax-id.js";
 
 export interface ContactFields {
@@ -25,6 +25,9 @@ export interface ContactFields {
   province?: string;
   country?: string;
   paymentTermsDays?: number;
+  taxRegime?: TaxRegime;
+  /** Days of the month the contact pays on: up to 3 distinct days 1..31, stored ascending. */
+  paymentDays?: number[];
   agentId?: string | null;
   isActive?: boolean;
 }
@@ -44,6 +47,21 @@ export interface ContactListFilters {
 }
 
 const DEFAULT_COUNTRY = "ES";
+
+/** Payment days as stored (ascending), or a 400 naming the day that is wrong. */
+function paymentDaysOf(days: number[] | undefined): number[] | undefined {
+  if (days === undefined) return undefined;
+  const errors = days.flatMap((d, i) =>
+    !Number.isInteger(d) || d < 1 || d > 31
+      ? [{ path: `payment_days.${i}`, message: "must be a day of the month, 1 to 31" }]
+      : days.indexOf(d) !== i
+        ? [{ path: `payment_days.${i}`, message: "repeats a day" }]
+        : [],
+  );
+  if (days.length > 3) errors.push({ path: "payment_days", message: "at most 3 payment days" });
+  if (errors.length) throw new BadRequestError("payment_days is not valid", errors);
+  return [...days].sort((a, b) => a - b);
+}
 
 export async function getContact(ctx: AuthedCtx, id: string): Promise<ContactRow> {
   return assertCompanyVisible(ctx.actor, await repo.findContact(ctx.db, id), "Contact");
@@ -97,12 +115,13 @@ export async function createContact(ctx: AuthedCtx, input: NewContact): Promise<
   const companyId = await resolveCompanyForWrite(ctx, requested);
   const country = fields.country ?? DEFAULT_COUNTRY;
   const taxId = fields.taxId ? normalizeContactTaxId(fields.taxId, country) : null;
+  const paymentDays = paymentDaysOf(fields.paymentDays);
   return inTransaction(ctx.db, async (tx) => {
     const txCtx: AuthedCtx = { ...ctx, db: tx };
     if (fields.agentId) await assertAgentUsable(txCtx, companyId, fields.agentId);
     await assertNoDuplicates(txCtx, companyId, { code: fields.code, taxId });
     const code = fields.code ?? (await generateCode(txCtx, companyId));
-    const row = await repo.insertContact(tx, { ...fields, code, taxId, country, companyId });
+    const row = await repo.insertContact(tx, { ...fields, code, taxId, country, paymentDays, companyId });
     await ensureContactSubaccounts(txCtx, row);
     return row;
   });
@@ -119,6 +138,7 @@ function taxIdAfterUpdate(current: ContactRow, fields: ContactFields): string | 
 export async function updateContact(ctx: AuthedCtx, id: string, fields: ContactFields): Promise<ContactRow> {
   const current = await getContact(ctx, id);
   const taxId = taxIdAfterUpdate(current, fields);
+  const paymentDays = paymentDaysOf(fields.paymentDays);
   return inTransaction(ctx.db, async (tx) => {
     const txCtx: AuthedCtx = { ...ctx, db: tx };
     if (fields.agentId && fields.agentId !== current.agentId)
@@ -132,7 +152,7 @@ export async function updateContact(ctx: AuthedCtx, id: string, fields: ContactF
       },
       id,
     );
-    const row = await repo.updateContact(tx, id, { ...fields, taxId });
+    const row = await repo.updateContact(tx, id, { ...fields, taxId, paymentDays });
     if (row.contactType !== current.contactType) await ensureContactSubaccounts(txCtx, row);
     return row;
   });

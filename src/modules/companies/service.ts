@@ -1,8 +1,9 @@
 import { canSeeCompany, companyFilter } from "../../platform/auth/company-scope.js";
 import type { Db } from "../../platform/db/client.js";
-import type { AuthedCtx } from "../../platform/http/context.js";
+import { type AuthedCtx, inCtxTransaction } from "../../platform/http/context.js";
 import { BadRequestError, ForbiddenError, NotFoundError } from "../../platform/http/errors.js";
 import type { ApiListQuery } from "../../platform/http/pagination.js";
+import { runCompanyCreatedHooks } from "./hooks.js";
 import {
   activeCompanyIds,
   type CompanyInsert,
@@ -12,6 +13,8 @@ import {
   updateCompany,
 } from "./repository.js";
 import { companies } from "./tables.js";
+
+export { type CompanyCreatedHook, onCompanyCreated } from "./hooks.js";
 
 export async function getCompany(ctx: AuthedCtx, id: string) {
   const row = await findCompany(ctx.db, id);
@@ -32,7 +35,11 @@ export function list(ctx: AuthedCtx, q: ApiListQuery) {
 export async function create(ctx: AuthedCtx, values: CompanyInsert) {
   if (ctx.actor.companyId)
     throw new ForbiddenError("A caller restricted to one company cannot create companies");
-  return insertCompany(ctx.db, values);
+  return inCtxTransaction(ctx, async (tx) => {
+    const row = await insertCompany(tx.db, values);
+    await runCompanyCreatedHooks(tx.db, row.id);
+    return row;
+  });
 }
 
 export async function update(ctx: AuthedCtx, id: string, values: Partial<CompanyInsert>) {

@@ -1,7 +1,23 @@
 /**
- * The commercial-documents engine: what the sales and purchases modules (and treasury, banking,
- * VeriFactu, tax) use. Other modules import this file only.
+ * The documents engine's surface for the app, the CLI, MCP and other modules (sales, purchases,
+ * treasury). Importing it registers the company hook that gives every new company its defaults.
  */
+import { onCompanyCreated } from "../companies/service.js";
+import { ensureDocumentDefaults } from "./defaults.js";
+
+onCompanyCreated(ensureDocumentDefaults);
+
+export {
+  DEFAULT_DOCUMENT_SETTINGS,
+  DEFAULT_PAYMENT_TERMS,
+  DEFAULT_SERIES,
+  DEFAULT_TAX_CODES,
+  type DefaultPaymentTerm,
+  type DefaultSeries,
+  type DefaultTaxCode,
+  type ExemptionReason,
+  ensureDocumentDefaults,
+} from "./defaults.js";
 export { type ConversionInput, convertDocuments } from "./engine/conversion.js";
 export {
   approvePurchaseInvoice,
@@ -34,4 +50,46 @@ export {
   listDocuments,
 } from "./engine/service.js";
 export type { DocumentView } from "./engine/view.js";
+export {
+  createPaymentTerm,
+  findPaymentTermOfCompany,
+  getPaymentTerm,
+  listPaymentTerms,
+  type NewPaymentTerm,
+  type PaymentTermFields,
+  type PaymentTermListFilters,
+  type PaymentTermRow,
+  updatePaymentTerm,
+  validateTermLines,
+} from "./payment-terms/service.js";
+export {
+  createSeries,
+  findSeriesOfCompany,
+  getSeries,
+  listSeries,
+  type NewSeries,
+  type SeriesChanges,
+  type SeriesListFilters,
+  type SeriesRow,
+  updateSeries,
+} from "./series/service.js";
+export {
+  type DocumentSettingsChanges,
+  type DocumentSettingsRow,
+  getDocumentSettings,
+  updateDocumentSettings,
+} from "./settings/service.js";
 export type { Direction, DocumentKind } from "./tables.js";
+export {
+  createTaxCode,
+  findTaxCodeByCode,
+  findTaxCodeOfCompany,
+  getTaxCode,
+  listTaxCodes,
+  type NewTaxCode,
+  type TaxCodeFields,
+  type TaxCodeListFilters,
+  type TaxCodeRow,
+  taxCodeProblems,
+  updateTaxCode,
+} from "./taxes/service.js";
