@@ -41,8 +41,9 @@ describe("sales invoices", () => {
     expect(issued.estado).toBe("emitida");
     expect(issued.code).toMatch(/^FV2026-\d{6}$/);
     expect(issued.entry_id).toBeTruthy();
-    expect(issued.payment_status).toBe("pendiente");
-    expect(issued.dues.map((d: { amount: string }) => d.amount)).toEqual(["190.35"]);
+    // One receipt at the customer's 30 days, long past in 2026-11: overdue.
+    expect(issued.dues.map((d: Record<string, string>) => [d.due_date, d.amount])).toEqual([["2026-04-09", "190.35"]]);
+    expect(issued.payment_status).toBe("vencida");
 
     const lines = await entryLines(t, issued.entry_id);
     const debits = lines.filter((l) => l.debit !== "0.00").map((l) => [l.code.slice(0, 3), l.debit]);
