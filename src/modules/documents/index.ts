@@ -26,7 +26,15 @@ export {
   rejectPurchaseInvoice,
   reopenPurchaseInvoice,
 } from "./engine/finalize.js";
+export {
+  type FinalizedInvoice,
+  type InvoiceFinalizedHook,
+  onInvoiceFinalized,
+  type PdfQrProvider,
+  setPdfQrProvider,
+} from "./engine/hooks.js";
 export { type Modelo347Report, modelo347AeatFile, modelo347Report } from "./engine/modelo347.js";
+export type { PdfQr } from "./engine/pdf.js";
 export { type RectifyInput, rectifyInvoice } from "./engine/rectify.js";
 export {
   conversionOptions,

@@ -15,6 +15,7 @@ import { getContact } from "../../clients/service.js";
 import { instalments, type TermLine } from "../due-dates.js";
 import { assertTransition } from "../transitions.js";
 import { findPaymentTerm, findSeriesById, type SettingsRow, settingsOf } from "./config.js";
+import { type FinalizedInvoice, runInvoiceFinalizedHooks } from "./hooks.js";
 import { documentFigures, type ResolvedLine, resolveLines } from "./lines.js";
 import { documentCode } from "./numbering.js";
 import { buildPostingLines } from "./posting.js";
@@ -216,6 +217,8 @@ export async function issueSalesInvoice(ctx: AuthedCtx, id: string, input: { dat
       finalizedBy: ctx.actor.userId,
     });
     await createDues(tx, doc, contact, draft.total);
+    const finalized = await repo.findDocument(tx.db, draft.id);
+    await runInvoiceFinalizedHooks(tx, finalized as FinalizedInvoice);
   });
   return getDocument(ctx, SALES_INVOICE, id);
 }
@@ -252,6 +255,8 @@ export async function approvePurchaseInvoice(ctx: AuthedCtx, id: string) {
       finalizedBy: ctx.actor.userId,
     });
     await createDues(tx, doc, contact, pending.total);
+    const finalized = await repo.findDocument(tx.db, pending.id);
+    await runInvoiceFinalizedHooks(tx, finalized as FinalizedInvoice);
   });
   return getDocument(ctx, PURCHASE_INVOICE, id);
 }

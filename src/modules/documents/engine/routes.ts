@@ -6,6 +6,7 @@ import { errorResponses, noContent } from "../../../platform/http/errors.js";
 import { idParams } from "../../../platform/ids.js";
 import type { Direction, DocumentKind } from "../tables.js";
 import { type ConversionInput, convertDocuments } from "./conversion.js";
+import { pdfQrOf } from "./hooks.js";
 import { pdfFileName, renderDocumentPdf } from "./pdf.js";
 import {
   documentBody,
@@ -172,7 +173,7 @@ export function registerDocumentRoutes(app: FastifyInstance, o: DocumentRoutesOp
     async (request, reply) => {
       const ctx = ctxOf(request);
       const view = await getDocument(ctx, scope, request.params.id);
-      const pdf = await renderDocumentPdf(ctx, view);
+      const pdf = await renderDocumentPdf(ctx, view, await pdfQrOf(ctx, view));
       return reply
         .type("application/pdf")
         .header("content-disposition", `attachment; filename="${pdfFileName(view)}"`)
