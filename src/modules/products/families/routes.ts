@@ -71,6 +71,8 @@ export const familyRoutes: FastifyPluginAsyncZod = async (app) => {
         companyId: b.company_id,
         code: b.code,
         name: b.name,
+        salesAccount: b.sales_account,
+        purchasesAccount: b.purchases_account,
         isActive: b.is_active,
       });
       return reply.code(201).send(toFamilyOut(row));
@@ -94,6 +96,8 @@ export const familyRoutes: FastifyPluginAsyncZod = async (app) => {
       const row = await families.updateFamily(ctxOf(request), request.params.id, {
         code: b.code,
         name: b.name,
+        salesAccount: b.sales_account,
+        purchasesAccount: b.purchases_account,
         isActive: b.is_active,
       });
       return toFamilyOut(row);

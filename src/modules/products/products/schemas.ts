@@ -10,6 +10,18 @@ const companyIdInput = z
   .describe("Defaults to the caller's company, or the tenant's only one");
 const price = nonNegative(moneyInput);
 
+/** A PGC 2007 account of the group (6 purchases, 7 sales), 3 or 4 digits; null: the next default. */
+const ledgerAccount = (group: 6 | 7, use: string) =>
+  z
+    .string()
+    .trim()
+    .regex(new RegExp(`^${group}\\d{2,3}$`), {
+      message: `must be a PGC account code of 3 or 4 digits of group ${group}`,
+    })
+    .nullable()
+    .optional()
+    .describe(use);
+
 export const productOut = z.object({
   id: z.uuid(),
   company_id: z.uuid(),
@@ -19,6 +31,8 @@ export const productOut = z.object({
   sale_price: moneyOutput,
   cost_price: moneyOutput,
   vat_rate: z.enum(VAT_RATES),
+  sales_account: z.string().nullable(),
+  purchases_account: z.string().nullable(),
   is_active: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -39,6 +53,14 @@ export const productCreateBody = z.object({
   sale_price: price.optional().describe('Sale price without VAT, e.g. "1234.50"'),
   cost_price: price.optional().describe('Cost price, e.g. "980.00"'),
   vat_rate: z.enum(VAT_RATES).optional().describe("Spanish VAT rate in percent (default 21)"),
+  sales_account: ledgerAccount(
+    7,
+    "Sales account of its sales (e.g. 705); null: its family's, else the company's",
+  ),
+  purchases_account: ledgerAccount(
+    6,
+    "Purchases account of its purchases (e.g. 601); null: its family's, else the company's",
+  ),
   is_active: z.boolean().optional(),
 });
 export const productUpdateBody = productCreateBody
@@ -64,6 +86,8 @@ export function toProductOut(p: ProductView): z.infer<typeof productOut> {
     sale_price: toMoney(p.salePrice),
     cost_price: toMoney(p.costPrice),
     vat_rate: p.vatRate,
+    sales_account: p.salesAccount,
+    purchases_account: p.purchasesAccount,
     is_active: p.isActive,
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
@@ -78,6 +102,8 @@ export function fromProductBody(b: ProductUpdateBody) {
     salePrice: b.sale_price,
     costPrice: b.cost_price,
     vatRate: b.vat_rate,
+    salesAccount: b.sales_account,
+    purchasesAccount: b.purchases_account,
     isActive: b.is_active,
   };
 }
@@ -87,6 +113,8 @@ export const familyOut = z.object({
   company_id: z.uuid(),
   code: z.string(),
   name: z.string(),
+  sales_account: z.string().nullable(),
+  purchases_account: z.string().nullable(),
   is_active: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -95,6 +123,8 @@ export const familyCreateBody = z.object({
   company_id: companyIdInput,
   code: z.string().trim().min(1).max(30),
   name: z.string().trim().min(1).max(200),
+  sales_account: ledgerAccount(7, "Sales account of its products (e.g. 705); null: the company's"),
+  purchases_account: ledgerAccount(6, "Purchases account of its products (e.g. 601); null: the company's"),
   is_active: z.boolean().optional(),
 });
 export const familyUpdateBody = familyCreateBody
@@ -112,6 +142,8 @@ export function toFamilyOut(f: FamilyRow): z.infer<typeof familyOut> {
     company_id: f.companyId,
     code: f.code,
     name: f.name,
+    sales_account: f.salesAccount,
+    purchases_account: f.purchasesAccount,
     is_active: f.isActive,
     created_at: f.createdAt.toISOString(),
     updated_at: f.updatedAt.toISOString(),

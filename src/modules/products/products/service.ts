@@ -2,12 +2,23 @@ import { canSeeCompany, companyFilter } from "../../../platform/auth/company-sco
 import type { AuthedCtx } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
 import { resolveCompanyForWrite } from "../../companies/service.js";
+import { assertLedgerAccounts } from "../ledger-accounts.js";
 import { products } from "../tables.js";
 import type { ProductInsert, ProductView } from "./repository.js";
 import * as repo from "./repository.js";
 
 export type ProductValues = Partial<
-  Pick<ProductInsert, "reference" | "description" | "salePrice" | "costPrice" | "vatRate" | "isActive">
+  Pick<
+    ProductInsert,
+    | "reference"
+    | "description"
+    | "salePrice"
+    | "costPrice"
+    | "vatRate"
+    | "salesAccount"
+    | "purchasesAccount"
+    | "isActive"
+  >
 > & {
   /** Code of a family of the product's company; null removes the family. */
   familyCode?: string | null;
@@ -108,6 +119,7 @@ export async function createProduct(
   input: ProductValues & { reference: string; description: string; companyId?: string },
 ) {
   const { companyId: requested, ...values } = input;
+  assertLedgerAccounts(values);
   const companyId = await resolveCompanyForWrite(ctx, requested);
   await assertReferenceFree(ctx, companyId, input.reference);
   const id = await repo.insertProduct(ctx.db, {
@@ -121,6 +133,7 @@ export async function createProduct(
 
 export async function updateProduct(ctx: AuthedCtx, id: string, values: ProductValues) {
   const current = await getProduct(ctx, { id });
+  assertLedgerAccounts(values);
   if (values.reference !== undefined && values.reference !== current.reference)
     await assertReferenceFree(ctx, current.companyId, values.reference, id);
   await repo.updateProduct(ctx.db, id, await toColumns(ctx, current.companyId, values));
