@@ -5,8 +5,12 @@ import { agentRoutes } from "../modules/agents/index.js";
 import { apiTokenRoutes } from "../modules/api-tokens/index.js";
 import { clientRoutes } from "../modules/clients/index.js";
 import { companyRoutes } from "../modules/companies/index.js";
+// Registers the documents engine's company hook: every company created gets its series, tax codes...
+import { documentRoutes } from "../modules/documents/index.js";
 import { enterpriseAuthRoutes } from "../modules/identity/index.js";
 import { productsModuleRoutes } from "../modules/products/index.js";
+import { purchaseRoutes } from "../modules/purchases/index.js";
+import { salesRoutes } from "../modules/sales/index.js";
 import type { ModuleDeps } from "./deps.js";
 
 /**
@@ -30,4 +34,7 @@ export const enterpriseModules: FastifyPluginAsyncZod<ModuleDeps> = async (app, 
     tenants: deps.tenants,
   });
   await app.register(accountingRoutes, { prefix: "/accounting" });
+  await app.register(documentRoutes);
+  await app.register(salesRoutes, { prefix: "/sales" });
+  await app.register(purchaseRoutes, { prefix: "/purchases" });
 };

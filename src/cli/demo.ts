@@ -2,6 +2,8 @@ import { loadLedgerDemo } from "../modules/accounting/index.js";
 import { loadAgentsDemo } from "../modules/agents/index.js";
 import { listContacts, loadContactsDemo } from "../modules/clients/index.js";
 import { loadCompanyDemo } from "../modules/companies/index.js";
+// The demo company gets the documents engine's defaults (series, tax codes...) like any other company.
+import "../modules/documents/index.js";
 import { loadProductsDemo } from "../modules/products/index.js";
 import { loadProjectsDemo } from "../modules/projects/index.js";
 import type { Db } from "../platform/db/client.js";

@@ -21,6 +21,17 @@ export {
   reverseEntry,
 } from "./entries/service.js";
 export {
+  BANK_JOURNAL,
+  contactSubaccountCode,
+  PURCHASES_JOURNAL,
+  postSourceEntry,
+  SALES_JOURNAL,
+  type SourceEntryInput,
+  type SourceEntryLine,
+  subaccountCode,
+  subaccountLengthOf,
+} from "./entries/source-entries.js";
+export {
   createFiscalYear,
   getFiscalYear,
   getFiscalYearByCode,

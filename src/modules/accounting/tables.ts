@@ -143,6 +143,9 @@ export const entries = pgTable(
     /** Sum of the debits (= sum of the credits); the deferred trigger checks it against the lines. */
     total: moneyColumn("total").notNull(),
     reversalOf: uuid("reversal_of").references((): AnyPgColumn => entries.id),
+    /** What the entry posts, when a document posted it: e.g. sales_invoice and the invoice's id. */
+    sourceType: text("source_type"),
+    sourceId: uuid("source_id"),
     createdBy: uuid("created_by"),
     createdAt: createdAt(),
   },
@@ -154,6 +157,7 @@ export const entries = pgTable(
     index("entries_fiscal_year_date_idx").on(t.fiscalYearId, t.date, t.number, t.id),
     index("entries_date_idx").on(t.date, t.number, t.id),
     index("entries_journal_idx").on(t.journalId),
+    index("entries_source_idx").on(t.sourceId).where(sql`${t.sourceId} is not null`),
     check("entries_number_positive", sql`${t.number} > 0`),
     check("entries_total_positive", sql`${t.total} > 0`),
   ],

@@ -26,6 +26,14 @@ const TYPES_MATCHING: Record<ContactType, ContactType[]> = {
   both: ["both"],
 };
 
+export function findContactsByIds(db: Db, ids: string[]) {
+  if (!ids.length) return Promise.resolve([]);
+  return db
+    .select()
+    .from(contacts)
+    .where(inArray(contacts.id, [...new Set(ids)]));
+}
+
 export async function findContact(db: Db, id: string) {
   const [row] = await db.select().from(contacts).where(eq(contacts.id, id)).limit(1);
   return row;

@@ -3,7 +3,7 @@ import { iso } from "../../platform/dates.js";
 import { apiListQuery, apiPage } from "../../platform/http/pagination.js";
 import type { ContactRow } from "./repository.js";
 import type { ContactFields, NewContact } from "./service.js";
-import { CONTACT_TYPES } from "./tables.js";
+import { CONTACT_TYPES, TAX_REGIMES } from "./tables.js";
 
 const optionalText = (max: number) => z.string().trim().max(max).optional();
 
@@ -23,6 +23,8 @@ export const contactOut = z.object({
   province: z.string(),
   country: z.string(),
   payment_terms_days: z.number().int(),
+  tax_regime: z.enum(TAX_REGIMES),
+  payment_days: z.array(z.number().int()).describe("Days of the month it pays on, ascending"),
   agent_id: z.uuid().nullable(),
   is_active: z.boolean(),
   created_at: z.string(),
@@ -72,6 +74,19 @@ export const contactCreateBody = z.object({
     .max(365)
     .optional()
     .describe("Days to pay, 0..365 (default 30)"),
+  tax_regime: z
+    .enum(TAX_REGIMES)
+    .optional()
+    .describe(
+      "VAT regime (default general): recargo_equivalencia (retailers: RE is charged on sales to " +
+        "them), exento, intracomunitario (EU operator), exportacion (outside the EU)",
+    ),
+  payment_days: z
+    .array(z.number().int().min(1).max(31))
+    .max(3, { message: "at most 3 payment days" })
+    .refine((days) => new Set(days).size === days.length, { message: "must not repeat a day" })
+    .optional()
+    .describe("Up to 3 distinct days of the month (1..31) it pays on; due dates move forward to them"),
   agent_id: z.uuid().nullable().optional().describe("A sales agent of the same company"),
   is_active: z.boolean().optional(),
 });
@@ -108,6 +123,8 @@ export function toContactOut(c: ContactRow): z.infer<typeof contactOut> {
     province: c.province,
     country: c.country,
     payment_terms_days: c.paymentTermsDays,
+    tax_regime: c.taxRegime,
+    payment_days: c.paymentDays,
     agent_id: c.agentId,
     is_active: c.isActive,
     created_at: iso(c.createdAt),
@@ -134,6 +151,8 @@ export function fromContactBody(b: ContactUpdateBody): ContactFields {
     province: b.province,
     country: b.country,
     paymentTermsDays: b.payment_terms_days,
+    taxRegime: b.tax_regime,
+    paymentDays: b.payment_days,
     agentId: b.agent_id,
     isActive: b.is_active,
   };

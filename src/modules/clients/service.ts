@@ -1,4 +1,4 @@
-import { assertCompanyVisible, companyFilter } from "../../platform/auth/company-scope.js";
+import { assertCompanyVisible, canSeeCompany, companyFilter } from "../../platform/auth/company-scope.js";
 import { type AuthedCtx, inCtxTransaction } from "../../platform/http/context.js";
 import { BadRequestError, ConflictError } from "../../platform/http/errors.js";
 import { ensureContactSubaccounts } from "../accounting/index.js";
@@ -6,7 +6,7 @@ import { findAgentOfCompany } from "../agents/index.js";
 import { resolveCompanyForWrite } from "../companies/index.js";
 import type { ContactRow } from "./repository.js";
 import * as repo from "./repository.js";
-import { type ContactType, contacts } from "./tables.js";
+import { type ContactType, contacts, type TaxRegime } from "./tables.js";
 import { normalizeContactTaxId } from "./tax-id.js";
 
 export interface ContactFields {
@@ -24,6 +24,9 @@ export interface ContactFields {
   province?: string;
   country?: string;
   paymentTermsDays?: number;
+  taxRegime?: TaxRegime;
+  /** Days of the month the contact pays on: up to 3 distinct days 1..31, stored ascending. */
+  paymentDays?: number[];
   agentId?: string | null;
   isActive?: boolean;
 }
@@ -43,6 +46,26 @@ export interface ContactListFilters {
 }
 
 const DEFAULT_COUNTRY = "ES";
+
+/** Payment days as stored (ascending), or a 400 naming the day that is wrong. */
+function paymentDaysOf(days: number[] | undefined): number[] | undefined {
+  if (days === undefined) return undefined;
+  const errors = days.flatMap((d, i) =>
+    !Number.isInteger(d) || d < 1 || d > 31
+      ? [{ path: `payment_days.${i}`, message: "must be a day of the month, 1 to 31" }]
+      : days.indexOf(d) !== i
+        ? [{ path: `payment_days.${i}`, message: "repeats a day" }]
+        : [],
+  );
+  if (days.length > 3) errors.push({ path: "payment_days", message: "at most 3 payment days" });
+  if (errors.length) throw new BadRequestError("payment_days is not valid", errors);
+  return [...days].sort((a, b) => a - b);
+}
+
+/** Contacts by id (reports); those of companies the caller cannot see are left out. */
+export async function getContactsByIds(ctx: AuthedCtx, ids: string[]): Promise<ContactRow[]> {
+  return (await repo.findContactsByIds(ctx.db, ids)).filter((c) => canSeeCompany(ctx.actor, c.companyId));
+}
 
 export async function getContact(ctx: AuthedCtx, id: string): Promise<ContactRow> {
   return assertCompanyVisible(ctx.actor, await repo.findContact(ctx.db, id), "Contact");
@@ -96,11 +119,19 @@ export async function createContact(ctx: AuthedCtx, input: NewContact): Promise<
   const companyId = await resolveCompanyForWrite(ctx, requested);
   const country = fields.country ?? DEFAULT_COUNTRY;
   const taxId = fields.taxId ? normalizeContactTaxId(fields.taxId, country) : null;
+  const paymentDays = paymentDaysOf(fields.paymentDays);
   return inCtxTransaction(ctx, async (txCtx) => {
     if (fields.agentId) await assertAgentUsable(txCtx, companyId, fields.agentId);
     await assertNoDuplicates(txCtx, companyId, { code: fields.code, taxId });
     const code = fields.code ?? (await generateCode(txCtx, companyId));
-    const row = await repo.insertContact(txCtx.db, { ...fields, code, taxId, country, companyId });
+    const row = await repo.insertContact(txCtx.db, {
+      ...fields,
+      code,
+      taxId,
+      country,
+      paymentDays,
+      companyId,
+    });
     await ensureContactSubaccounts(txCtx, row);
     return row;
   });
@@ -117,6 +148,7 @@ function taxIdAfterUpdate(current: ContactRow, fields: ContactFields): string | 
 export async function updateContact(ctx: AuthedCtx, id: string, fields: ContactFields): Promise<ContactRow> {
   const current = await getContact(ctx, id);
   const taxId = taxIdAfterUpdate(current, fields);
+  const paymentDays = paymentDaysOf(fields.paymentDays);
   return inCtxTransaction(ctx, async (txCtx) => {
     if (fields.agentId && fields.agentId !== current.agentId)
       await assertAgentUsable(txCtx, current.companyId, fields.agentId);
@@ -129,7 +161,7 @@ export async function updateContact(ctx: AuthedCtx, id: string, fields: ContactF
       },
       id,
     );
-    const row = await repo.updateContact(txCtx.db, id, { ...fields, taxId });
+    const row = await repo.updateContact(txCtx.db, id, { ...fields, taxId, paymentDays });
     if (row.contactType !== current.contactType) await ensureContactSubaccounts(txCtx, row);
     return row;
   });

@@ -7,6 +7,19 @@ import { companies, companyRef } from "../companies/tables.js";
 export const CONTACT_TYPES = ["customer", "supplier", "both"] as const;
 export type ContactType = (typeof CONTACT_TYPES)[number];
 
+/**
+ * A contact's VAT regime, which decides how documents tax it: general, recargo de equivalencia
+ * (retailers: RE charged on sales to them), exempt, intra-EU operator, or outside the EU (exports).
+ */
+export const TAX_REGIMES = [
+  "general",
+  "recargo_equivalencia",
+  "exento",
+  "intracomunitario",
+  "exportacion",
+] as const;
+export type TaxRegime = (typeof TAX_REGIMES)[number];
+
 /** Customers and suppliers of a company. */
 export const contacts = pgTable(
   "contacts",
@@ -27,6 +40,9 @@ export const contacts = pgTable(
     province: text("province").notNull().default(""),
     country: text("country").notNull().default("ES"),
     paymentTermsDays: integer("payment_terms_days").notNull().default(30),
+    taxRegime: text("tax_regime", { enum: TAX_REGIMES }).notNull().default("general"),
+    /** Fixed days of the month the contact pays on (e.g. 5 and 20): due dates move forward to them. */
+    paymentDays: integer("payment_days").array().notNull().default(sql`'{}'::integer[]`),
     agentId: uuid("agent_id").references(() => agents.id),
     isActive: boolean("is_active").notNull().default(true),
     createdAt: createdAt(),
@@ -39,6 +55,10 @@ export const contacts = pgTable(
     index("contacts_agent_idx").on(t.agentId),
     check("contacts_contact_type_known", sql`${t.contactType} in ('customer', 'supplier', 'both')`),
     check("contacts_payment_terms_range", sql`${t.paymentTermsDays} between 0 and 365`),
+    check(
+      "contacts_tax_regime_known",
+      sql`${t.taxRegime} in ('general', 'recargo_equivalencia', 'exento', 'intracomunitario', 'exportacion')`,
+    ),
   ],
 );
 

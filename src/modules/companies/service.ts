@@ -1,10 +1,13 @@
 import { canSeeCompany, companyFilter } from "../../platform/auth/company-scope.js";
 import type { Db } from "../../platform/db/client.js";
-import type { AuthedCtx } from "../../platform/http/context.js";
+import { type AuthedCtx, inCtxTransaction } from "../../platform/http/context.js";
 import { BadRequestError, ForbiddenError, NotFoundError } from "../../platform/http/errors.js";
+import { runCompanyCreatedHooks } from "./hooks.js";
 import type { CompanyInsert } from "./repository.js";
 import * as repo from "./repository.js";
 import { companies } from "./tables.js";
+
+export { type CompanyCreatedHook, onCompanyCreated } from "./hooks.js";
 
 export async function getCompany(ctx: AuthedCtx, id: string) {
   const row = await repo.findCompany(ctx.db, id);
@@ -32,7 +35,11 @@ export function listCompanies(ctx: AuthedCtx, f: CompanyListFilters) {
 export async function createCompany(ctx: AuthedCtx, values: CompanyInsert) {
   if (ctx.actor.companyId)
     throw new ForbiddenError("A caller restricted to one company cannot create companies");
-  return repo.insertCompany(ctx.db, values);
+  return inCtxTransaction(ctx, async (tx) => {
+    const row = await repo.insertCompany(tx.db, values);
+    await runCompanyCreatedHooks(tx.db, row.id);
+    return row;
+  });
 }
 
 export async function updateCompany(ctx: AuthedCtx, id: string, values: Partial<CompanyInsert>) {

@@ -11,6 +11,9 @@ export const productFamilies = pgTable(
     companyId: companyRef(),
     code: text("code").notNull(),
     name: text("name").notNull(),
+    /** Ledger accounts for its products' sales and purchases (e.g. 705, 621); else the company default. */
+    salesAccount: text("sales_account"),
+    purchasesAccount: text("purchases_account"),
     isActive: boolean("is_active").notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -36,6 +39,9 @@ export const products = pgTable(
     costPrice: moneyColumn("cost_price").notNull().default("0"),
     /** Spanish VAT rate in percent: general 21, reduced 10, super-reduced 4, exempt 0. */
     vatRate: text("vat_rate", { enum: VAT_RATES }).notNull().default("21"),
+    /** Ledger accounts overriding the family's and the company's defaults. */
+    salesAccount: text("sales_account"),
+    purchasesAccount: text("purchases_account"),
     isActive: boolean("is_active").notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

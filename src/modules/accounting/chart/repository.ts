@@ -212,3 +212,23 @@ export async function contactSubaccountSlots(
     .groupBy(subaccounts.fiscalYearId, sql`left(${subaccounts.code}, 3)`);
   return rows;
 }
+
+/** The codes of a contact's subaccounts in a fiscal year (its 430 and/or 400 ones). */
+export async function subaccountCodesOfContact(db: Db, fiscalYearId: string, contactId: string) {
+  const rows = await db
+    .select({ code: subaccounts.code })
+    .from(subaccounts)
+    .where(and(eq(subaccounts.fiscalYearId, fiscalYearId), eq(subaccounts.contactId, contactId)))
+    .orderBy(byCode(subaccounts.code));
+  return rows.map((r) => r.code);
+}
+
+/** Names of some accounts of a fiscal year, by code. */
+export async function accountNamesByCode(db: Db, fiscalYearId: string, codes: string[]) {
+  if (!codes.length) return new Map<string, string>();
+  const rows = await db
+    .select({ code: accounts.code, name: accounts.name })
+    .from(accounts)
+    .where(and(eq(accounts.fiscalYearId, fiscalYearId), inArray(accounts.code, [...new Set(codes)])));
+  return new Map(rows.map((r) => [r.code, r.name]));
+}

@@ -82,14 +82,16 @@ export function assertBalanced(lines: EntryLineInput[]): Dec {
   return debits;
 }
 
-interface PostInput extends EntryInput {
+export interface PostInput extends EntryInput {
   companyId: string;
   total: Dec;
   reversalOf?: string;
+  /** The document the entry posts (sales_invoice, purchase_invoice, payment...). */
+  source?: { type: string; id: string };
 }
 
 /** Posts a validated entry inside the caller's transaction, taking the year's next number last. */
-async function postEntry(tx: Db, createdBy: string, input: PostInput): Promise<EntryDetail> {
+export async function postEntry(tx: Db, createdBy: string, input: PostInput): Promise<EntryDetail> {
   const year = await fiscalYearForEntry(tx, input.companyId, {
     code: input.fiscalYearCode,
     date: input.date,
@@ -124,6 +126,8 @@ async function postEntry(tx: Db, createdBy: string, input: PostInput): Promise<E
     concept: input.concept,
     total: toMoney(input.total),
     reversalOf: input.reversalOf ?? null,
+    sourceType: input.source?.type ?? null,
+    sourceId: input.source?.id ?? null,
     createdBy,
   });
   const lines = await repo.insertEntryLines(

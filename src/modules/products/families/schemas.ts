@@ -2,6 +2,7 @@ import { z } from "zod";
 import { iso } from "../../../platform/dates.js";
 import { apiListQuery, apiPage } from "../../../platform/http/pagination.js";
 import { companyIdInput } from "../params.js";
+import { ledgerAccount } from "../products/schemas.js";
 import type { FamilyRow } from "./repository.js";
 
 export const familyOut = z.object({
@@ -9,6 +10,8 @@ export const familyOut = z.object({
   company_id: z.uuid(),
   code: z.string(),
   name: z.string(),
+  sales_account: z.string().nullable(),
+  purchases_account: z.string().nullable(),
   is_active: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -17,6 +20,8 @@ export const familyCreateBody = z.object({
   company_id: companyIdInput,
   code: z.string().trim().min(1).max(30),
   name: z.string().trim().min(1).max(200),
+  sales_account: ledgerAccount(7, "Sales account of its products (e.g. 705); null: the company's"),
+  purchases_account: ledgerAccount(6, "Purchases account of its products (e.g. 601); null: the company's"),
   is_active: z.boolean().optional(),
 });
 export const familyUpdateBody = familyCreateBody
@@ -34,6 +39,8 @@ export function toFamilyOut(f: FamilyRow): z.infer<typeof familyOut> {
     company_id: f.companyId,
     code: f.code,
     name: f.name,
+    sales_account: f.salesAccount,
+    purchases_account: f.purchasesAccount,
     is_active: f.isActive,
     created_at: iso(f.createdAt),
     updated_at: iso(f.updatedAt),
@@ -41,9 +48,22 @@ export function toFamilyOut(f: FamilyRow): z.infer<typeof familyOut> {
 }
 
 export function fromFamilyCreateBody(b: z.infer<typeof familyCreateBody>) {
-  return { companyId: b.company_id, code: b.code, name: b.name, isActive: b.is_active };
+  return {
+    companyId: b.company_id,
+    code: b.code,
+    name: b.name,
+    salesAccount: b.sales_account,
+    purchasesAccount: b.purchases_account,
+    isActive: b.is_active,
+  };
 }
 
 export function fromFamilyUpdateBody(b: z.infer<typeof familyUpdateBody>) {
-  return { code: b.code, name: b.name, isActive: b.is_active };
+  return {
+    code: b.code,
+    name: b.name,
+    salesAccount: b.sales_account,
+    purchasesAccount: b.purchases_account,
+    isActive: b.is_active,
+  };
 }

@@ -2,12 +2,16 @@ import { assertCompanyVisible, companyFilter } from "../../../platform/auth/comp
 import type { AuthedCtx } from "../../../platform/http/context.js";
 import { ConflictError } from "../../../platform/http/errors.js";
 import { resolveCompanyForWrite } from "../../companies/index.js";
+import { assertLedgerAccounts } from "../ledger-accounts.js";
 import { productFamilies } from "../tables.js";
 import * as repo from "./repository.js";
 
 export interface FamilyValues {
   code?: string;
   name?: string;
+  /** PGC accounts of its products' sales (group 7) and purchases (group 6); null: the company's. */
+  salesAccount?: string | null;
+  purchasesAccount?: string | null;
   isActive?: boolean;
 }
 
@@ -38,6 +42,7 @@ export async function createFamily(
   input: FamilyValues & { code: string; name: string; companyId?: string },
 ) {
   const { companyId: requested, ...values } = input;
+  assertLedgerAccounts(values);
   const companyId = await resolveCompanyForWrite(ctx, requested);
   await assertCodeFree(ctx, companyId, values.code);
   return repo.insertFamily(ctx.db, { ...values, companyId });
@@ -45,6 +50,7 @@ export async function createFamily(
 
 export async function updateFamily(ctx: AuthedCtx, id: string, values: FamilyValues) {
   const current = await getFamily(ctx, id);
+  assertLedgerAccounts(values);
   if (values.code !== undefined && values.code !== current.code)
     await assertCodeFree(ctx, current.companyId, values.code);
   return repo.updateFamily(ctx.db, id, values);

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, getTableColumns, ilike, ne, or, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, getTableColumns, ilike, inArray, ne, or, type SQL } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
 import { paginate } from "../../../platform/db/paginate.js";
 import { likePattern } from "../../../platform/http/pagination.js";
@@ -32,6 +32,26 @@ function selectProducts(db: Db) {
 export async function findProduct(db: Db, id: string): Promise<ProductView | undefined> {
   const [row] = await selectProducts(db).where(eq(products.id, id)).limit(1);
   return row;
+}
+
+export function findProductsByIds(db: Db, ids: string[]): Promise<ProductView[]> {
+  if (!ids.length) return Promise.resolve([]);
+  return selectProducts(db).where(inArray(products.id, [...new Set(ids)]));
+}
+
+/** Ledger accounts of a family (products inherit them). */
+export async function familyAccounts(db: Db, familyIds: string[]) {
+  if (!familyIds.length)
+    return new Map<string, { salesAccount: string | null; purchasesAccount: string | null }>();
+  const rows = await db
+    .select({
+      id: productFamilies.id,
+      salesAccount: productFamilies.salesAccount,
+      purchasesAccount: productFamilies.purchasesAccount,
+    })
+    .from(productFamilies)
+    .where(inArray(productFamilies.id, [...new Set(familyIds)]));
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** At most two matches: a reference is unique per company, not across companies. */

@@ -9,6 +9,18 @@ import type { ProductValues } from "./service.js";
 
 const price = nonNegative(moneyInput);
 
+/** A PGC 2007 account of the group (6 purchases, 7 sales), 3 or 4 digits; null: the next default. */
+export const ledgerAccount = (group: 6 | 7, use: string) =>
+  z
+    .string()
+    .trim()
+    .regex(new RegExp(`^${group}\\d{2,3}$`), {
+      message: `must be a PGC account code of 3 or 4 digits of group ${group}`,
+    })
+    .nullable()
+    .optional()
+    .describe(use);
+
 export const productOut = z.object({
   id: z.uuid(),
   company_id: z.uuid(),
@@ -18,6 +30,8 @@ export const productOut = z.object({
   sale_price: moneyOutput,
   cost_price: moneyOutput,
   vat_rate: z.enum(VAT_RATES),
+  sales_account: z.string().nullable(),
+  purchases_account: z.string().nullable(),
   is_active: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -38,6 +52,14 @@ export const productCreateBody = z.object({
   sale_price: price.optional().describe('Sale price without VAT, e.g. "1234.50"'),
   cost_price: price.optional().describe('Cost price, e.g. "980.00"'),
   vat_rate: z.enum(VAT_RATES).optional().describe("Spanish VAT rate in percent (default 21)"),
+  sales_account: ledgerAccount(
+    7,
+    "Sales account of its sales (e.g. 705); null: its family's, else the company's",
+  ),
+  purchases_account: ledgerAccount(
+    6,
+    "Purchases account of its purchases (e.g. 601); null: its family's, else the company's",
+  ),
   is_active: z.boolean().optional(),
 });
 export const productUpdateBody = productCreateBody
@@ -63,6 +85,8 @@ export function toProductOut(p: ProductView): z.infer<typeof productOut> {
     sale_price: toMoney(p.salePrice),
     cost_price: toMoney(p.costPrice),
     vat_rate: p.vatRate,
+    sales_account: p.salesAccount,
+    purchases_account: p.purchasesAccount,
     is_active: p.isActive,
     created_at: iso(p.createdAt),
     updated_at: iso(p.updatedAt),
@@ -86,6 +110,8 @@ export function fromProductBody(b: ProductUpdateBody): ProductValues {
     salePrice: b.sale_price,
     costPrice: b.cost_price,
     vatRate: b.vat_rate,
+    salesAccount: b.sales_account,
+    purchasesAccount: b.purchases_account,
     isActive: b.is_active,
   };
 }

@@ -3,12 +3,23 @@ import type { AuthedCtx } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
 import { resolveCompanyForWrite } from "../../companies/index.js";
 import { findFamilyByCode } from "../families/repository.js";
+import { assertLedgerAccounts } from "../ledger-accounts.js";
 import { products } from "../tables.js";
 import type { ProductInsert, ProductView } from "./repository.js";
 import * as repo from "./repository.js";
 
 export type ProductValues = Partial<
-  Pick<ProductInsert, "reference" | "description" | "salePrice" | "costPrice" | "vatRate" | "isActive">
+  Pick<
+    ProductInsert,
+    | "reference"
+    | "description"
+    | "salePrice"
+    | "costPrice"
+    | "vatRate"
+    | "salesAccount"
+    | "purchasesAccount"
+    | "isActive"
+  >
 > & {
   /** Code of a family of the product's company; null removes the family. */
   familyCode?: string | null;
@@ -42,6 +53,33 @@ export async function getProduct(ctx: AuthedCtx, lookup: ProductLookup): Promise
       { path: "company_id", message: "is required to look a product up by reference" },
     ]);
   return rows[0];
+}
+
+/**
+ * Products by id with the ledger accounts they post to (their own, else their family's), for the
+ * documents engine; those of companies the caller cannot see are left out.
+ */
+export async function getProductsForDocuments(ctx: AuthedCtx, ids: string[]) {
+  const rows = (await repo.findProductsByIds(ctx.db, ids)).filter((p) =>
+    canSeeCompany(ctx.actor, p.companyId),
+  );
+  const families = await repo.familyAccounts(
+    ctx.db,
+    rows.flatMap((p) => (p.familyId ? [p.familyId] : [])),
+  );
+  return new Map(
+    rows.map((p) => {
+      const family = p.familyId ? families.get(p.familyId) : undefined;
+      return [
+        p.id,
+        {
+          ...p,
+          salesAccount: p.salesAccount ?? family?.salesAccount ?? null,
+          purchasesAccount: p.purchasesAccount ?? family?.purchasesAccount ?? null,
+        },
+      ];
+    }),
+  );
 }
 
 export function listProducts(ctx: AuthedCtx, f: ProductListFilters) {
@@ -82,6 +120,7 @@ export async function createProduct(
   input: ProductValues & { reference: string; description: string; companyId?: string },
 ) {
   const { companyId: requested, ...values } = input;
+  assertLedgerAccounts(values);
   const companyId = await resolveCompanyForWrite(ctx, requested);
   await assertReferenceFree(ctx, companyId, input.reference);
   const id = await repo.insertProduct(ctx.db, {
@@ -95,6 +134,7 @@ export async function createProduct(
 
 export async function updateProduct(ctx: AuthedCtx, id: string, values: ProductValues) {
   const current = await getProduct(ctx, { id });
+  assertLedgerAccounts(values);
   if (values.reference !== undefined && values.reference !== current.reference)
     await assertReferenceFree(ctx, current.companyId, values.reference, id);
   await repo.updateProduct(ctx.db, id, await toColumns(ctx, current.companyId, values));

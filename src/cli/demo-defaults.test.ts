@@ -1,0 +1,55 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../test/helpers/db.js";
+import { DEFAULT_PAYMENT_TERMS, DEFAULT_SERIES, DEFAULT_TAX_CODES } from "../modules/documents/index.js";
+import { queryRows } from "../platform/db/sql.js";
+import type { AuthedCtx } from "../platform/http/context.js";
+import { loadEnterpriseDemo } from "./demo.js";
+
+/**
+ * The CLI builds no app: `npm run cli -- demo` must register the documents hook on its own
+ * (src/cli/demo.ts imports documents/index.ts, which registers it).
+ */
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database?.destroy();
+});
+
+describe("the CLI demo", () => {
+  it("creates its company with the documents defaults", async () => {
+    const db = database.handle.db;
+    const ctx: AuthedCtx = {
+      db,
+      tenantId: "cli",
+      actor: {
+        kind: "user",
+        userId: "01900000-0000-7000-8000-0000000000d0",
+        email: "demo@example.com",
+        fullName: "Demo loader",
+        permissions: new Set(),
+        roles: [],
+        companyId: null,
+      },
+    };
+    const { companyId, created } = await loadEnterpriseDemo(ctx);
+    expect(created).toBe(true);
+    const codes = async (table: string) =>
+      (
+        await queryRows<{ code: string }>(
+          db,
+          sql`select code from ${sql.identifier(table)} where company_id = ${companyId} order by code`,
+        )
+      ).map((r) => r.code);
+    expect(await codes("document_series")).toEqual(DEFAULT_SERIES.map((s) => s.code).sort());
+    expect(await codes("tax_codes")).toEqual(DEFAULT_TAX_CODES.map((c) => c.code).sort());
+    expect(await codes("payment_terms")).toEqual(DEFAULT_PAYMENT_TERMS.map((p) => p.code).sort());
+    const settings = await queryRows(
+      db,
+      sql`select 1 from document_settings where company_id = ${companyId}`,
+    );
+    expect(settings).toHaveLength(1);
+  });
+});

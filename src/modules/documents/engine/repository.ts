@@ -1,0 +1,426 @@
+import { and, asc, count, desc, eq, gte, ilike, inArray, lte, or, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../../platform/db/client.js";
+import { paginate } from "../../../platform/db/paginate.js";
+import { queryOne } from "../../../platform/db/sql.js";
+import { likePattern } from "../../../platform/http/pagination.js";
+import { normalizeTaxIdInput } from "../../../platform/tax-id.js";
+import {
+  type Direction,
+  type DocumentKind,
+  type DocumentState,
+  documentCounters,
+  documentDues,
+  documentLineLinks,
+  documentLines,
+  documentSeries,
+  documents,
+  documentTaxes,
+} from "../tables.js";
+
+export type DocumentRow = typeof documents.$inferSelect;
+export type DocumentInsert = typeof documents.$inferInsert;
+export type LineRow = typeof documentLines.$inferSelect;
+export type LineInsert = typeof documentLines.$inferInsert;
+export type TaxRow = typeof documentTaxes.$inferSelect;
+export type TaxInsert = typeof documentTaxes.$inferInsert;
+export type DueRow = typeof documentDues.$inferSelect;
+export type DueInsert = typeof documentDues.$inferInsert;
+export type LinkRow = typeof documentLineLinks.$inferSelect;
+
+/** A document header with its series code (what lists and the detail show). */
+export type DocumentHeader = DocumentRow & { seriesCode: string };
+
+const headerColumns = { document: documents, seriesCode: documentSeries.code };
+const toHeader = (r: { document: DocumentRow; seriesCode: string }): DocumentHeader => ({
+  ...r.document,
+  seriesCode: r.seriesCode,
+});
+
+export async function findDocument(db: Db, id: string, opts: { lock?: boolean } = {}) {
+  const query = db
+    .select(headerColumns)
+    .from(documents)
+    .innerJoin(documentSeries, eq(documentSeries.id, documents.seriesId))
+    .where(eq(documents.id, id))
+    .limit(1);
+  const [row] = await (opts.lock ? query.for("update", { of: documents }) : query);
+  return row && toHeader(row);
+}
+
+/** Several documents locked for update, in id order so concurrent conversions cannot deadlock. */
+export async function lockDocuments(tx: Db, ids: string[]) {
+  const rows = await tx
+    .select(headerColumns)
+    .from(documents)
+    .innerJoin(documentSeries, eq(documentSeries.id, documents.seriesId))
+    .where(inArray(documents.id, ids))
+    .orderBy(asc(documents.id))
+    .for("update", { of: documents });
+  return rows.map(toHeader);
+}
+
+export async function findDocumentByCode(
+  db: Db,
+  f: { direction: Direction; kind: DocumentKind; code: string; scope?: SQL },
+) {
+  const [row] = await db
+    .select(headerColumns)
+    .from(documents)
+    .innerJoin(documentSeries, eq(documentSeries.id, documents.seriesId))
+    .where(
+      and(
+        f.scope,
+        eq(documents.direction, f.direction),
+        eq(documents.kind, f.kind),
+        eq(documents.code, f.code),
+      ),
+    )
+    .limit(2);
+  return row && toHeader(row);
+}
+
+/** Purchase invoices by the supplier's own number (may match several suppliers). */
+export async function findPurchaseInvoicesBySupplierNumber(db: Db, supplierNumber: string, scope?: SQL) {
+  const rows = await db
+    .select(headerColumns)
+    .from(documents)
+    .innerJoin(documentSeries, eq(documentSeries.id, documents.seriesId))
+    .where(
+      and(
+        scope,
+        eq(documents.direction, "purchase"),
+        eq(documents.kind, "invoice"),
+        eq(documents.supplierNumber, supplierNumber),
+      ),
+    )
+    .orderBy(desc(documents.issueDate))
+    .limit(10);
+  return rows.map(toHeader);
+}
+
+export function linesOf(db: Db, documentId: string): Promise<LineRow[]> {
+  return db
+    .select()
+    .from(documentLines)
+    .where(eq(documentLines.documentId, documentId))
+    .orderBy(asc(documentLines.lineNo));
+}
+
+export function linesOfDocuments(db: Db, documentIds: string[]): Promise<LineRow[]> {
+  if (!documentIds.length) return Promise.resolve([]);
+  return db
+    .select()
+    .from(documentLines)
+    .where(inArray(documentLines.documentId, documentIds))
+    .orderBy(asc(documentLines.documentId), asc(documentLines.lineNo));
+}
+
+export function taxesOf(db: Db, documentId: string): Promise<TaxRow[]> {
+  return db
+    .select()
+    .from(documentTaxes)
+    .where(eq(documentTaxes.documentId, documentId))
+    .orderBy(asc(documentTaxes.kind), desc(documentTaxes.rate));
+}
+
+export function taxesOfDocuments(db: Db, documentIds: string[]): Promise<TaxRow[]> {
+  if (!documentIds.length) return Promise.resolve([]);
+  return db
+    .select()
+    .from(documentTaxes)
+    .where(inArray(documentTaxes.documentId, documentIds))
+    .orderBy(asc(documentTaxes.documentId), asc(documentTaxes.kind), desc(documentTaxes.rate));
+}
+
+export function duesOf(db: Db, documentId: string): Promise<DueRow[]> {
+  return db
+    .select()
+    .from(documentDues)
+    .where(eq(documentDues.documentId, documentId))
+    .orderBy(asc(documentDues.sequence));
+}
+
+export function duesOfDocuments(db: Db, documentIds: string[]): Promise<DueRow[]> {
+  if (!documentIds.length) return Promise.resolve([]);
+  return db
+    .select()
+    .from(documentDues)
+    .where(inArray(documentDues.documentId, documentIds))
+    .orderBy(asc(documentDues.documentId), asc(documentDues.sequence));
+}
+
+/** The documents this one was converted from, and those converted from it. */
+export async function relatedDocuments(db: Db, documentId: string) {
+  const rows = await queryRelated(db, documentId);
+  return {
+    sources: rows.filter((r) => r.relation === "source"),
+    targets: rows.filter((r) => r.relation === "target"),
+  };
+}
+
+interface RelatedRow {
+  relation: "source" | "target" | "rectification";
+  id: string;
+  kind: DocumentKind;
+  code: string | null;
+  estado: DocumentState;
+}
+
+async function queryRelated(db: Db, documentId: string): Promise<RelatedRow[]> {
+  const result = (await db.execute(sql`
+    select distinct 'source' as relation, d.id, d.kind, d.code, d.estado, d.issue_date
+      from ${documentLineLinks} l join ${documents} d on d.id = l.from_document_id
+     where l.to_document_id = ${documentId}
+    union
+    select distinct 'target', d.id, d.kind, d.code, d.estado, d.issue_date
+      from ${documentLineLinks} l join ${documents} d on d.id = l.to_document_id
+     where l.from_document_id = ${documentId}
+    union
+    select 'rectification', d.id, d.kind, d.code, d.estado, d.issue_date
+      from ${documents} d where d.corrects_document_id = ${documentId}
+    order by issue_date, id`)) as unknown as { rows: RelatedRow[] };
+  return result.rows;
+}
+
+export async function rectificationsOf(db: Db, documentId: string) {
+  return (await queryRelated(db, documentId)).filter((r) => r.relation === "rectification");
+}
+
+export async function insertDocument(tx: Db, values: DocumentInsert) {
+  const [row] = await tx.insert(documents).values(values).returning();
+  return row;
+}
+
+export async function updateDocument(tx: Db, id: string, values: Partial<DocumentInsert>) {
+  const [row] = await tx.update(documents).set(values).where(eq(documents.id, id)).returning();
+  return row;
+}
+
+export async function deleteDocument(tx: Db, id: string) {
+  await tx.delete(documents).where(eq(documents.id, id));
+}
+
+export async function insertLines(tx: Db, rows: LineInsert[]) {
+  if (!rows.length) return [];
+  return tx.insert(documentLines).values(rows).returning();
+}
+
+export async function updateLine(tx: Db, id: string, values: Partial<LineInsert>) {
+  await tx.update(documentLines).set(values).where(eq(documentLines.id, id));
+}
+
+/** Moves every line number of a document out of the way (before lines are renumbered). */
+export async function shiftLineNumbers(tx: Db, documentId: string) {
+  await tx
+    .update(documentLines)
+    .set({ lineNo: sql`${documentLines.lineNo} + 100000` })
+    .where(eq(documentLines.documentId, documentId));
+}
+
+export async function deleteLines(tx: Db, ids: string[]) {
+  if (ids.length) await tx.delete(documentLines).where(inArray(documentLines.id, ids));
+}
+
+export async function replaceTaxes(tx: Db, documentId: string, rows: TaxInsert[]) {
+  await tx.delete(documentTaxes).where(eq(documentTaxes.documentId, documentId));
+  if (rows.length) await tx.insert(documentTaxes).values(rows);
+}
+
+export async function insertDues(tx: Db, rows: DueInsert[]) {
+  if (rows.length) await tx.insert(documentDues).values(rows);
+}
+
+export async function insertLinks(tx: Db, rows: (typeof documentLineLinks.$inferInsert)[]) {
+  if (rows.length) await tx.insert(documentLineLinks).values(rows);
+}
+
+/** Links into the lines of a document (what it was converted from). */
+export function linksInto(db: Db, documentId: string): Promise<LinkRow[]> {
+  return db.select().from(documentLineLinks).where(eq(documentLineLinks.toDocumentId, documentId));
+}
+
+export async function hasTargets(db: Db, documentId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: documentLineLinks.id })
+    .from(documentLineLinks)
+    .where(eq(documentLineLinks.fromDocumentId, documentId))
+    .limit(1);
+  return Boolean(row);
+}
+
+export async function updateLinkQuantity(tx: Db, id: string, quantity: string) {
+  await tx.update(documentLineLinks).set({ quantity }).where(eq(documentLineLinks.id, id));
+}
+
+export async function deleteLinks(tx: Db, ids: string[]) {
+  if (ids.length) await tx.delete(documentLineLinks).where(inArray(documentLineLinks.id, ids));
+}
+
+/** Adds `delta` (may be negative) to a line's served quantity. */
+export async function addServed(tx: Db, lineId: string, delta: string) {
+  await tx
+    .update(documentLines)
+    .set({ servedQuantity: sql`${documentLines.servedQuantity} + ${delta}::numeric` })
+    .where(eq(documentLines.id, lineId));
+}
+
+/**
+ * Takes the next number of a counter. The row stays locked until the transaction ends, so
+ * numbers are gapless and unique; a date earlier than the series' last one takes no number
+ * (undefined) and the caller answers 409.
+ */
+export async function takeNumber(
+  tx: Db,
+  key: { companyId: string; direction: Direction; kind: DocumentKind; seriesId: string; year: number },
+  date: string,
+): Promise<number | undefined> {
+  const row = await queryOne<{ last_number: number }>(
+    tx,
+    sql`insert into ${documentCounters} (company_id, direction, kind, series_id, year, last_number, last_date)
+        values (${key.companyId}, ${key.direction}, ${key.kind}, ${key.seriesId}, ${key.year}, 1, ${date})
+        on conflict (company_id, direction, kind, series_id, year) do update
+           set last_number = ${documentCounters}.last_number + 1, last_date = excluded.last_date
+         where ${documentCounters}.last_date is null or ${documentCounters}.last_date <= excluded.last_date
+        returning last_number`,
+  );
+  return row ? Number(row.last_number) : undefined;
+}
+
+export async function lastNumberedDate(
+  db: Db,
+  key: { companyId: string; direction: Direction; kind: DocumentKind; seriesId: string; year: number },
+) {
+  const [row] = await db
+    .select({ lastDate: documentCounters.lastDate, lastNumber: documentCounters.lastNumber })
+    .from(documentCounters)
+    .where(
+      and(
+        eq(documentCounters.companyId, key.companyId),
+        eq(documentCounters.direction, key.direction),
+        eq(documentCounters.kind, key.kind),
+        eq(documentCounters.seriesId, key.seriesId),
+        eq(documentCounters.year, key.year),
+      ),
+    );
+  return row;
+}
+
+export interface DocumentListFilter {
+  scope?: SQL;
+  direction: Direction;
+  kind: DocumentKind;
+  estado?: DocumentState;
+  /** Invoices: pendiente | parcial | pagada | vencida, from paid amount, total and dues. */
+  paymentStatus?: "pendiente" | "parcial" | "pagada" | "vencida";
+  paid?: boolean;
+  today: string;
+  dateFrom?: string;
+  dateTo?: string;
+  contactId?: string;
+  seriesCode?: string;
+  search?: string;
+  limit: number;
+  offset: number;
+}
+
+const fullyPaid = sql`(case when ${documents.total} >= 0 then ${documents.paidAmount} >= ${documents.total}
+  else ${documents.paidAmount} <= ${documents.total} end)`;
+
+function paymentCondition(f: DocumentListFilter): SQL | undefined {
+  const overdue = sql`exists (select 1 from ${documentDues} d where d.document_id = ${documents.id}
+    and d.estado <> 'pagado' and d.due_date < ${f.today})`;
+  switch (f.paymentStatus) {
+    case "pagada":
+      return fullyPaid;
+    case "vencida":
+      return and(sql`not ${fullyPaid}`, overdue);
+    case "parcial":
+      return and(sql`not ${fullyPaid}`, sql`${documents.paidAmount} <> 0`, sql`not ${overdue}`);
+    case "pendiente":
+      return and(sql`${documents.paidAmount} = 0`, sql`${documents.total} <> 0`, sql`not ${overdue}`);
+    default:
+      return f.paid === undefined ? undefined : f.paid ? fullyPaid : sql`not ${fullyPaid}`;
+  }
+}
+
+function searchCondition(text: string) {
+  const pattern = likePattern(text);
+  const bareTaxId = normalizeTaxIdInput(text);
+  return or(
+    ilike(documents.code, pattern),
+    ilike(documents.contactName, pattern),
+    ilike(documents.contactTaxId, likePattern(bareTaxId || text)),
+    ilike(documents.supplierNumber, pattern),
+  );
+}
+
+export function listDocuments(db: Db, f: DocumentListFilter) {
+  const where = and(
+    f.scope,
+    eq(documents.direction, f.direction),
+    eq(documents.kind, f.kind),
+    f.estado ? eq(documents.estado, f.estado) : undefined,
+    paymentCondition(f),
+    f.dateFrom ? gte(documents.issueDate, f.dateFrom) : undefined,
+    f.dateTo ? lte(documents.issueDate, f.dateTo) : undefined,
+    f.contactId ? eq(documents.contactId, f.contactId) : undefined,
+    f.seriesCode ? eq(documentSeries.code, f.seriesCode) : undefined,
+    f.search ? searchCondition(f.search) : undefined,
+  );
+  return paginate(
+    db
+      .select(headerColumns)
+      .from(documents)
+      .innerJoin(documentSeries, eq(documentSeries.id, documents.seriesId))
+      .where(where)
+      .orderBy(desc(documents.issueDate), desc(documents.id))
+      .limit(f.limit)
+      .offset(f.offset)
+      .then((rows) => rows.map(toHeader)),
+    db
+      .select({ total: count() })
+      .from(documents)
+      .innerJoin(documentSeries, eq(documentSeries.id, documents.seriesId))
+      .where(where),
+  );
+}
+
+/** Dues of documents still open, for the derived payment status of a page of invoices. */
+export function openDueDates(db: Db, documentIds: string[]) {
+  if (!documentIds.length) return Promise.resolve([]);
+  return db
+    .select({
+      documentId: documentDues.documentId,
+      dueDate: documentDues.dueDate,
+      amount: documentDues.amount,
+    })
+    .from(documentDues)
+    .where(and(inArray(documentDues.documentId, documentIds), sql`${documentDues.estado} <> 'pagado'`));
+}
+
+/**
+ * The quantity of each corrected line that rectifying invoices already correct (negative), counting
+ * drafts too unless issuedOnly.
+ */
+export async function rectifiedQuantities(
+  db: Db,
+  correctedLineIds: string[],
+  opts: { issuedOnly?: boolean } = {},
+) {
+  if (!correctedLineIds.length) return new Map<string, string>();
+  const rows = await db
+    .select({
+      lineId: documentLines.correctsLineId,
+      quantity: sql<string>`sum(${documentLines.quantity})`,
+    })
+    .from(documentLines)
+    .innerJoin(documents, eq(documents.id, documentLines.documentId))
+    .where(
+      and(
+        inArray(documentLines.correctsLineId, correctedLineIds),
+        opts.issuedOnly ? inArray(documents.estado, ["emitida", "aprobada"]) : undefined,
+      ),
+    )
+    .groupBy(documentLines.correctsLineId);
+  return new Map(rows.map((r) => [r.lineId as string, r.quantity]));
+}

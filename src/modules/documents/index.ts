@@ -1,0 +1,104 @@
+/**
+ * The documents engine's surface for the app, the CLI, MCP and other modules (sales, purchases,
+ * treasury). Importing it registers the company hook that gives every new company its defaults.
+ */
+import { onCompanyCreated } from "../companies/index.js";
+import { ensureDocumentDefaults } from "./defaults.js";
+
+onCompanyCreated(ensureDocumentDefaults);
+
+export {
+  DEFAULT_DOCUMENT_SETTINGS,
+  DEFAULT_PAYMENT_TERMS,
+  DEFAULT_SERIES,
+  DEFAULT_TAX_CODES,
+  type DefaultPaymentTerm,
+  type DefaultSeries,
+  type DefaultTaxCode,
+  type ExemptionReason,
+  ensureDocumentDefaults,
+} from "./defaults.js";
+export { type ConversionInput, convertDocuments } from "./engine/conversion.js";
+export {
+  approvePurchaseInvoice,
+  generateInvoiceEntry,
+  issueSalesInvoice,
+  rejectPurchaseInvoice,
+  reopenPurchaseInvoice,
+} from "./engine/finalize.js";
+export {
+  type FinalizedInvoice,
+  type InvoiceFinalizedHook,
+  onInvoiceFinalized,
+  type PdfQrProvider,
+  setPdfQrProvider,
+} from "./engine/hooks.js";
+export { type Modelo347Report, modelo347AeatFile, modelo347Report } from "./engine/modelo347.js";
+export type { PdfQr } from "./engine/pdf.js";
+export { type RectifyInput, rectifyInvoice } from "./engine/rectify.js";
+export {
+  conversionOptions,
+  type DocumentRoutesOptions,
+  registerConversionRoute,
+  registerDocumentRoutes,
+  registerStateRoute,
+} from "./engine/routes.js";
+export {
+  documentOut,
+  documentPage,
+  documentSummaryOut,
+  toDocumentOut,
+  toDocumentSummaryOut,
+} from "./engine/schemas.js";
+export {
+  type DocumentListFilters,
+  type DocumentScope,
+  getDocument,
+  getDocumentByCode,
+  listDocuments,
+} from "./engine/service.js";
+export type { DocumentView } from "./engine/view.js";
+export {
+  createPaymentTerm,
+  findPaymentTermOfCompany,
+  getPaymentTerm,
+  listPaymentTerms,
+  type NewPaymentTerm,
+  type PaymentTermFields,
+  type PaymentTermListFilters,
+  type PaymentTermRow,
+  updatePaymentTerm,
+  validateTermLines,
+} from "./payment-terms/service.js";
+export { documentRoutes } from "./routes.js";
+export {
+  createSeries,
+  findSeriesOfCompany,
+  getSeries,
+  listSeries,
+  type NewSeries,
+  type SeriesChanges,
+  type SeriesListFilters,
+  type SeriesRow,
+  updateSeries,
+} from "./series/service.js";
+export {
+  type DocumentSettingsChanges,
+  type DocumentSettingsRow,
+  getDocumentSettings,
+  updateDocumentSettings,
+} from "./settings/service.js";
+export type { Direction, DocumentKind } from "./tables.js";
+export {
+  createTaxCode,
+  findTaxCodeByCode,
+  findTaxCodeOfCompany,
+  getTaxCode,
+  listTaxCodes,
+  type NewTaxCode,
+  type TaxCodeFields,
+  type TaxCodeListFilters,
+  type TaxCodeRow,
+  taxCodeProblems,
+  updateTaxCode,
+} from "./taxes/service.js";

@@ -1,0 +1,2 @@
+/** Purchases (/api/purchases): a thin route module over the documents engine. */
+export { purchaseRoutes } from "./routes.js";

@@ -1,0 +1,223 @@
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { ctxOf } from "../../platform/http/context.js";
+import { errorResponses } from "../../platform/http/errors.js";
+import { idParams } from "../../platform/ids.js";
+import {
+  approvePurchaseInvoice,
+  conversionOptions,
+  convertDocuments,
+  type DocumentRoutesOptions,
+  documentOut,
+  generateInvoiceEntry,
+  rectifyInvoice,
+  registerConversionRoute,
+  registerDocumentRoutes,
+  registerStateRoute,
+  rejectPurchaseInvoice,
+  reopenPurchaseInvoice,
+  toDocumentOut,
+} from "../documents/index.js";
+import { rectifyBody } from "../sales/index.js";
+
+const base = { direction: "purchase", module: "purchases" } as const;
+const ESTIMATES: DocumentRoutesOptions = {
+  ...base,
+  kind: "estimate",
+  tag: "purchase estimates",
+  noun: "purchase estimate",
+  editableWhen: "borrador or abierto",
+};
+const ORDERS: DocumentRoutesOptions = {
+  ...base,
+  kind: "order",
+  tag: "purchase orders",
+  noun: "purchase order",
+  editableWhen: "borrador or abierto",
+};
+const DELIVERY_NOTES: DocumentRoutesOptions = {
+  ...base,
+  kind: "delivery_note",
+  tag: "purchase delivery notes",
+  noun: "purchase delivery note",
+  editableWhen: "borrador or abierto",
+};
+const INVOICES: DocumentRoutesOptions = {
+  ...base,
+  kind: "invoice",
+  tag: "purchase invoices",
+  noun: "supplier invoice",
+  editableWhen: "only while pendiente",
+};
+const out = documentOut("purchase");
+const toOut = (d: Parameters<typeof toDocumentOut>[1]) => toDocumentOut("purchase", d);
+
+/** /api/purchases: the documents engine in the purchases direction, with approval of supplier invoices. */
+export const purchaseRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(
+    async (r) => {
+      registerDocumentRoutes(r, ESTIMATES);
+      registerStateRoute(r, ESTIMATES);
+      registerConversionRoute(r, { ...ESTIMATES, to: "order", path: "convert-to-order", toNoun: "order" });
+    },
+    { prefix: "/estimates" },
+  );
+
+  await app.register(
+    async (r) => {
+      registerDocumentRoutes(r, ORDERS);
+      registerStateRoute(r, ORDERS);
+      registerConversionRoute(r, {
+        ...ORDERS,
+        to: "delivery_note",
+        path: "convert-to-delivery-note",
+        toNoun: "delivery note",
+      });
+      registerConversionRoute(r, {
+        ...ORDERS,
+        to: "invoice",
+        path: "convert-to-invoice",
+        toNoun: "supplier invoice",
+      });
+    },
+    { prefix: "/orders" },
+  );
+
+  await app.register(
+    async (plugin) => {
+      const r = plugin.withTypeProvider<ZodTypeProvider>();
+      registerDocumentRoutes(r, DELIVERY_NOTES);
+      registerStateRoute(r, DELIVERY_NOTES);
+      r.post(
+        "/convert-to-invoice",
+        {
+          config: { permission: "purchases:crear" },
+          schema: {
+            tags: [DELIVERY_NOTES.tag],
+            summary: "Register one supplier invoice for several delivery notes of one supplier",
+            body: z.object({
+              delivery_note_ids: z.array(z.uuid()).min(1).max(500),
+              supplier_number: z.string().trim().min(1).max(60).describe("The supplier's own invoice number"),
+              ...conversionOptions,
+            }),
+            response: { 201: out, ...errorResponses(404, 409) },
+          },
+        },
+        async (request, reply) => {
+          const b = request.body;
+          const invoice = await convertDocuments(ctxOf(request), {
+            direction: "purchase",
+            fromKind: "delivery_note",
+            toKind: "invoice",
+            sourceIds: b.delivery_note_ids,
+            lines: b.lines?.map((l) => ({ lineId: l.line_id, quantity: l.quantity })),
+            date: b.date,
+            seriesCode: b.series,
+            supplierNumber: b.supplier_number,
+          });
+          return reply.code(201).send(toOut(invoice));
+        },
+      );
+    },
+    { prefix: "/delivery-notes" },
+  );
+
+  await app.register(
+    async (plugin) => {
+      const r = plugin.withTypeProvider<ZodTypeProvider>();
+      registerDocumentRoutes(r, INVOICES);
+      r.post(
+        "/:id/approve",
+        {
+          config: { permission: "purchases:validar" },
+          schema: {
+            tags: [INVOICES.tag],
+            summary: "Approve a pending supplier invoice: registration number, ledger entry and payments due",
+            description:
+              "Our registration number (gapless per series and year), the entry in the purchases journal (unless " +
+              "the company posts by hand) and the payments due from the payment term, in one transaction. " +
+              "Approving twice is a 409.",
+            params: idParams,
+            response: { 200: out, ...errorResponses(404, 409) },
+          },
+        },
+        async (request) => toOut(await approvePurchaseInvoice(ctxOf(request), request.params.id)),
+      );
+      r.post(
+        "/:id/reject",
+        {
+          config: { permission: "purchases:validar" },
+          schema: {
+            tags: [INVOICES.tag],
+            summary: "Reject a pending supplier invoice (nothing is posted)",
+            params: idParams,
+            body: z.object({ reason: z.string().trim().min(1).max(500) }),
+            response: { 200: out, ...errorResponses(404, 409) },
+          },
+        },
+        async (request) =>
+          toOut(await rejectPurchaseInvoice(ctxOf(request), request.params.id, request.body.reason)),
+      );
+      r.post(
+        "/:id/reopen",
+        {
+          config: { permission: "purchases:validar" },
+          schema: {
+            tags: [INVOICES.tag],
+            summary: "Reopen a rejected supplier invoice (back to pendiente)",
+            params: idParams,
+            response: { 200: out, ...errorResponses(404, 409) },
+          },
+        },
+        async (request) => toOut(await reopenPurchaseInvoice(ctxOf(request), request.params.id)),
+      );
+      r.post(
+        "/:id/generate-accounting-entry",
+        {
+          config: { permission: "accounting:crear" },
+          schema: {
+            tags: [INVOICES.tag],
+            summary: "Post the ledger entry of an approved invoice that has none",
+            params: idParams,
+            response: { 200: out, ...errorResponses(404, 409) },
+          },
+        },
+        async (request) =>
+          toOut(
+            await generateInvoiceEntry(
+              ctxOf(request),
+              { direction: "purchase", kind: "invoice" },
+              request.params.id,
+            ),
+          ),
+      );
+      r.post(
+        "/:id/rectify",
+        {
+          config: { permission: "purchases:crear" },
+          schema: {
+            tags: [INVOICES.tag],
+            summary:
+              "Register the supplier's credit note (rectifying invoice) of an approved invoice, pending",
+            params: idParams,
+            body: rectifyBody,
+            response: { 201: out, ...errorResponses(404, 409) },
+          },
+        },
+        async (request, reply) => {
+          const b = request.body;
+          const draft = await rectifyInvoice(ctxOf(request), "purchase", request.params.id, {
+            type: b.type,
+            reason: b.reason,
+            lines: b.lines?.map((l) => ({ lineId: l.line_id, quantity: l.quantity })),
+            seriesCode: b.series,
+            date: b.date,
+            supplierNumber: b.supplier_number,
+          });
+          return reply.code(201).send(toOut(draft));
+        },
+      );
+    },
+    { prefix: "/invoices" },
+  );
+};
