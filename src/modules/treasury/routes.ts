@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { bankAccountRoutes } from "./bank-accounts/routes.js";
+import { dueRoutes, paymentRoutes } from "./dues/routes.js";
 
 /**
  * Treasury, mounted at /api/treasury: bank accounts, customer receipts and supplier payments (the
@@ -7,4 +8,7 @@ import { bankAccountRoutes } from "./bank-accounts/routes.js";
  */
 export const treasuryRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(bankAccountRoutes, { prefix: "/bank-accounts" });
+  await app.register(dueRoutes("sale"), { prefix: "/customer-receipts" });
+  await app.register(dueRoutes("purchase"), { prefix: "/supplier-payments" });
+  await app.register(paymentRoutes, { prefix: "/payments" });
 };

@@ -162,6 +162,10 @@ export async function payDue(
       ]);
     if (!bank.isActive) throw new ConflictError(`Bank account ${bank.name} is inactive`);
     assertAmountFits(due, amount);
+    if (due.direction === "sale" && amount.isPositive() && fees.gt(amount))
+      throw new BadRequestError("fees must not exceed the amount received", [
+        { path: "fees", message: `must be at most ${toMoney(amount)}` },
+      ]);
     const contact = await getContact(tx, due.contactId);
     const sale = due.direction === "sale";
     const contactCode = await contactSubaccountCode(tx, contact, sale ? "430" : "400", input.date);
