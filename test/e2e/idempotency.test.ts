@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp, type TestUser } from "../../../test/helpers/app.js";
-import { expectProblem } from "../../../test/helpers/problem.js";
-import { uniqueCif } from "../../modules/accounting/test-support.js";
-import { queryOne } from "../db/sql.js";
+import { uniqueCif } from "../../src/modules/accounting/test-support.js";
+import { queryOne } from "../../src/platform/db/sql.js";
+import { createTestApp, type TestApp, type TestUser } from "../helpers/app.js";
+import { expectProblem } from "../helpers/problem.js";
 
 let t: TestApp;
 let creator: TestUser;
