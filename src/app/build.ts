@@ -12,6 +12,7 @@ import { registerApiDocs } from "../platform/http/docs.js";
 import { documentCommonErrors } from "../platform/http/documented-errors.js";
 import { registerErrorHandling } from "../platform/http/error-handler.js";
 import { healthRoutes } from "../platform/http/health.js";
+import { registerIdempotency } from "../platform/http/idempotency.js";
 import { loggerOptions } from "../platform/http/logging.js";
 import { uuidv7 } from "../platform/ids.js";
 import { enterpriseModules } from "./api.js";
@@ -58,6 +59,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
       "X-Request-Id",
       "Mcp-Session-Id",
       "Mcp-Protocol-Version",
+      "Idempotency-Key",
     ],
     exposedHeaders: [
       "X-Request-Id",
@@ -65,6 +67,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
       "Content-Disposition",
       "Mcp-Session-Id",
       "WWW-Authenticate",
+      "Idempotent-Replayed",
     ],
     methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
     maxAge: 600,
@@ -92,6 +95,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
+  registerIdempotency(app);
   await app.register(healthRoutes);
 
   await app.register(
