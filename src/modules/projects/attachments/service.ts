@@ -1,10 +1,10 @@
 import { inTransaction } from "../../../platform/db/sql.js";
+import { cleanFileName, detectAttachmentType } from "../../../platform/file-types.js";
 import { type AuthedCtx, type Ctx, inCtxTransaction } from "../../../platform/http/context.js";
 import { BadRequestError, NotFoundError, UnsupportedMediaTypeError } from "../../../platform/http/errors.js";
 import type { FileStorage, StoredFile } from "../../../platform/storage.js";
 import { loadBudgetForWrite } from "../budget-access.js";
 import { getCostEntry } from "../costs/service.js";
-import { cleanFileName, detectAttachmentType } from "./file-types.js";
 import * as repo from "./repository.js";
 
 export async function listAttachments(ctx: Ctx, costEntryId: string) {
