@@ -179,7 +179,7 @@ export async function issueSalesInvoice(ctx: AuthedCtx, id: string, input: { dat
     if (series?.kind !== "simplified" && !contact.taxId)
       throw new BadRequestError(
         `${contact.name} has no tax id: a full invoice needs the customer's NIF (or use a simplified series)`,
-        [{ path: "contact_id", message: "the customer needs a tax id for a full invoice" }],
+        [{ path: "client_id", message: "the customer needs a tax id for a full invoice" }],
       );
     if (draft.correctsDocumentId) {
       const corrected = await repo.findDocument(tx.db, draft.correctsDocumentId);

@@ -59,11 +59,12 @@ export async function lockDocuments(tx: Db, ids: string[]) {
   return rows.map(toHeader);
 }
 
-export async function findDocumentByCode(
+/** Documents with this code (codes are unique per company, so several companies may share one). */
+export async function findDocumentsByCode(
   db: Db,
   f: { direction: Direction; kind: DocumentKind; code: string; scope?: SQL },
 ) {
-  const [row] = await db
+  const rows = await db
     .select(headerColumns)
     .from(documents)
     .innerJoin(documentSeries, eq(documentSeries.id, documents.seriesId))
@@ -75,8 +76,9 @@ export async function findDocumentByCode(
         eq(documents.code, f.code),
       ),
     )
-    .limit(2);
-  return row && toHeader(row);
+    .orderBy(documents.companyId)
+    .limit(10);
+  return rows.map(toHeader);
 }
 
 /** Purchase invoices by the supplier's own number (may match several suppliers). */
