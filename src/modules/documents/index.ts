@@ -35,8 +35,10 @@ export {
 export { type ConversionInput, convertDocuments } from "./engine/conversion.js";
 export {
   approvePurchaseInvoice,
+  approvePurchaseInvoiceInTransaction,
   generateInvoiceEntry,
   issueSalesInvoice,
+  issueSalesInvoiceInTransaction,
   rejectPurchaseInvoice,
   reopenPurchaseInvoice,
 } from "./engine/finalize.js";
@@ -47,6 +49,7 @@ export {
   type PdfQrProvider,
   setPdfQrProvider,
 } from "./engine/hooks.js";
+export type { LineInput } from "./engine/lines.js";
 export { type Modelo347Report, modelo347AeatFile, modelo347Report } from "./engine/modelo347.js";
 export type { PdfQr } from "./engine/pdf.js";
 export { type RectifyInput, rectifyInvoice } from "./engine/rectify.js";
@@ -65,11 +68,15 @@ export {
   toDocumentSummaryOut,
 } from "./engine/schemas.js";
 export {
+  createDocument,
+  type DocumentInput,
   type DocumentListFilters,
   type DocumentScope,
   getDocument,
   getDocumentByCode,
+  insertDocumentInTransaction,
   listDocuments,
+  setDocumentState,
 } from "./engine/service.js";
 export type { DocumentView } from "./engine/view.js";
 export {

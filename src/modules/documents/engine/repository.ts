@@ -151,12 +151,13 @@ export function duesOfDocuments(db: Db, documentIds: string[]): Promise<DueRow[]
     .orderBy(asc(documentDues.documentId), asc(documentDues.sequence));
 }
 
-/** The documents this one was converted from, and those converted from it. */
+/** The documents this one was converted from, those converted from it and its rectifications: one query. */
 export async function relatedDocuments(db: Db, documentId: string) {
   const rows = await queryRelated(db, documentId);
   return {
     sources: rows.filter((r) => r.relation === "source"),
     targets: rows.filter((r) => r.relation === "target"),
+    rectifications: rows.filter((r) => r.relation === "rectification"),
   };
 }
 
@@ -182,10 +183,6 @@ async function queryRelated(db: Db, documentId: string): Promise<RelatedRow[]> {
       from ${documents} d where d.corrects_document_id = ${documentId}
     order by issue_date, id`)) as unknown as { rows: RelatedRow[] };
   return result.rows;
-}
-
-export async function rectificationsOf(db: Db, documentId: string) {
-  return (await queryRelated(db, documentId)).filter((r) => r.relation === "rectification");
 }
 
 export async function insertDocument(tx: Db, values: DocumentInsert) {
@@ -221,6 +218,10 @@ export async function shiftLineNumbers(tx: Db, documentId: string) {
 
 export async function deleteLines(tx: Db, ids: string[]) {
   if (ids.length) await tx.delete(documentLines).where(inArray(documentLines.id, ids));
+}
+
+export async function insertTaxes(tx: Db, rows: TaxInsert[]) {
+  if (rows.length) await tx.insert(documentTaxes).values(rows);
 }
 
 export async function replaceTaxes(tx: Db, documentId: string, rows: TaxInsert[]) {

@@ -418,7 +418,7 @@ export async function insertDocumentInTransaction(
     supplierNumberConflict(err, input);
   }
   const inserted = await repo.insertLines(ctx.db, lineRows(input.companyId, id, lines, figures.lineNets));
-  await repo.replaceTaxes(ctx.db, id, taxRows(input.companyId, id, figures));
+  await repo.insertTaxes(ctx.db, taxRows(input.companyId, id, figures));
   return {
     id,
     lines: inserted.map((l) => ({ id: l.id, lineNo: l.lineNo })).sort((a, b) => a.lineNo - b.lineNo),
