@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { bankAccountRoutes } from "./bank-accounts/routes.js";
+import { budgetRoutes } from "./budgets/routes.js";
 import { dueRoutes, paymentRoutes } from "./dues/routes.js";
 
 /**
@@ -11,4 +12,5 @@ export const treasuryRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(dueRoutes("sale"), { prefix: "/customer-receipts" });
   await app.register(dueRoutes("purchase"), { prefix: "/supplier-payments" });
   await app.register(paymentRoutes, { prefix: "/payments" });
+  await app.register(budgetRoutes, { prefix: "/budgets" });
 };
