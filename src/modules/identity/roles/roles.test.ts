@@ -245,7 +245,8 @@ describe("role routes check their permissions", () => {
   });
 
   it("roles:crear, roles:editar and roles:eliminar each allow their own route", async () => {
-    const u = await t.userWith(["roles:crear", "roles:editar", "roles:eliminar"]);
+    // budgets:leer too: nobody adds a permission they don't hold.
+    const u = await t.userWith(["roles:crear", "roles:editar", "roles:eliminar", "budgets:leer"]);
     const created = await t.as(u.token, {
       method: "POST",
       url: "/api/v1/roles",
