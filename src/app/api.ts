@@ -37,6 +37,6 @@ export const enterpriseModules: FastifyPluginAsyncZod<ModuleDeps> = async (app, 
   await app.register(accountingRoutes, { prefix: "/accounting" });
   await app.register(documentRoutes);
   await app.register(salesRoutes, { prefix: "/sales" });
-  await app.register(purchaseRoutes, { prefix: "/purchases" });
+  await app.register(purchaseRoutes, { prefix: "/purchases", storageDir: deps.config.storageDir });
   await app.register(treasuryRoutes, { prefix: "/treasury" });
 };

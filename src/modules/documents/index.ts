@@ -7,6 +7,7 @@ import { ensureDocumentDefaults } from "./defaults.js";
 
 onCompanyCreated(ensureDocumentDefaults);
 
+export { registerAttachmentRoutes } from "./attachments/routes.js";
 export {
   DEFAULT_DOCUMENT_SETTINGS,
   DEFAULT_PAYMENT_TERMS,

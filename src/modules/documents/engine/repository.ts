@@ -8,6 +8,7 @@ import {
   type Direction,
   type DocumentKind,
   type DocumentState,
+  documentAttachments,
   documentCounters,
   documentDues,
   documentLineLinks,
@@ -240,6 +241,16 @@ export async function insertLinks(tx: Db, rows: (typeof documentLineLinks.$infer
 /** Links into the lines of a document (what it was converted from). */
 export function linksInto(db: Db, documentId: string): Promise<LinkRow[]> {
   return db.select().from(documentLineLinks).where(eq(documentLineLinks.toDocumentId, documentId));
+}
+
+/** Files attached to the document (document_attachments). */
+export async function hasAttachments(db: Db, documentId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: documentAttachments.id })
+    .from(documentAttachments)
+    .where(eq(documentAttachments.documentId, documentId))
+    .limit(1);
+  return Boolean(row);
 }
 
 export async function hasTargets(db: Db, documentId: string): Promise<boolean> {

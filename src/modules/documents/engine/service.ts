@@ -635,6 +635,10 @@ export async function deleteDocument(ctx: AuthedCtx, scope: DocumentScope, id: s
       throw new ConflictError(
         `${KIND_NAMES[doc.kind]} ${doc.code ?? ""} was converted into later documents: delete those first`,
       );
+    if (await repo.hasAttachments(tx.db, doc.id))
+      throw new ConflictError(
+        `${KIND_NAMES[doc.kind]} ${doc.code ?? doc.supplierNumber ?? ""} has attached files: delete them first`,
+      );
     const links = await repo.linksInto(tx.db, doc.id);
     for (const link of links)
       await repo.addServed(tx.db, link.fromLineId, dec(link.quantity).neg().toFixed(4));
