@@ -58,6 +58,7 @@ export {
   listDocuments,
 } from "./engine/service.js";
 export type { DocumentView } from "./engine/view.js";
+export { normalizeAeatText } from "./modelo347/aeat-file.js";
 export {
   createPaymentTerm,
   findPaymentTermOfCompany,
