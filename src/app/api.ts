@@ -11,6 +11,8 @@ import { enterpriseAuthRoutes } from "../modules/identity/index.js";
 import { productsModuleRoutes } from "../modules/products/index.js";
 import { purchaseRoutes } from "../modules/purchases/index.js";
 import { salesRoutes } from "../modules/sales/index.js";
+// Registers the period lock on the documents engine and the ledger.
+import { taxRoutes } from "../modules/tax/index.js";
 import { treasuryRoutes } from "../modules/treasury/index.js";
 import type { ModuleDeps } from "./deps.js";
 
@@ -39,4 +41,5 @@ export const enterpriseModules: FastifyPluginAsyncZod<ModuleDeps> = async (app, 
   await app.register(salesRoutes, { prefix: "/sales" });
   await app.register(purchaseRoutes, { prefix: "/purchases", storageDir: deps.config.storageDir });
   await app.register(treasuryRoutes, { prefix: "/treasury" });
+  await app.register(taxRoutes, { prefix: "/tax" });
 };

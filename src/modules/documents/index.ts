@@ -80,6 +80,7 @@ export {
   setDocumentState,
 } from "./engine/service.js";
 export type { DocumentView } from "./engine/view.js";
+export { normalizeAeatText } from "./modelo347/aeat-file.js";
 export {
   createPaymentTerm,
   findPaymentTermOfCompany,
