@@ -11,6 +11,8 @@ import { enterpriseAuthRoutes } from "../modules/identity/index.js";
 import { productsModuleRoutes } from "../modules/products/index.js";
 import { purchaseRoutes } from "../modules/purchases/index.js";
 import { salesRoutes } from "../modules/sales/index.js";
+// Hooks VeriFactu into the documents engine: records of issued invoices, the QR on their PDF.
+import { verifactuRoutes } from "../modules/verifactu/index.js";
 import type { ModuleDeps } from "./deps.js";
 
 /**
@@ -37,4 +39,5 @@ export const enterpriseModules: FastifyPluginAsyncZod<ModuleDeps> = async (app, 
   await app.register(documentRoutes);
   await app.register(salesRoutes, { prefix: "/sales" });
   await app.register(purchaseRoutes, { prefix: "/purchases" });
+  await app.register(verifactuRoutes, { prefix: "/verifactu", verifactu: deps.config.verifactu });
 };
