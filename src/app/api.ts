@@ -14,6 +14,8 @@ import { salesRoutes } from "../modules/sales/index.js";
 // Registers the period lock on the documents engine and the ledger.
 import { taxRoutes } from "../modules/tax/index.js";
 import { treasuryRoutes } from "../modules/treasury/index.js";
+// Hooks VeriFactu into the documents engine: records of issued invoices, the QR on their PDF.
+import { verifactuRoutes } from "../modules/verifactu/index.js";
 import type { ModuleDeps } from "./deps.js";
 
 /**
@@ -42,4 +44,5 @@ export const enterpriseModules: FastifyPluginAsyncZod<ModuleDeps> = async (app, 
   await app.register(purchaseRoutes, { prefix: "/purchases", storageDir: deps.config.storageDir });
   await app.register(treasuryRoutes, { prefix: "/treasury" });
   await app.register(taxRoutes, { prefix: "/tax" });
+  await app.register(verifactuRoutes, { prefix: "/verifactu", verifactu: deps.config.verifactu });
 };
