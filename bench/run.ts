@@ -1,4 +1,5 @@
 import { benchBc3 } from "./bc3-import.js";
+import { benchDocuments } from "./documents.js";
 import { benchIdentity } from "./identity.js";
 import { benchLedger } from "./ledger.js";
 import { benchMcpSection } from "./mcp.js";
@@ -9,6 +10,7 @@ const sections: Record<string, () => Promise<void>> = {
   bc3: benchBc3,
   ledger: benchLedger,
   mcp: benchMcpSection,
+  documents: benchDocuments,
 };
 
 const wanted = process.argv.slice(2).filter((a) => a !== "--");

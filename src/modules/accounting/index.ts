@@ -24,8 +24,11 @@ export {
 export {
   BANK_JOURNAL,
   contactSubaccountCode,
+  type PreparedSourceEntry,
   PURCHASES_JOURNAL,
+  postPreparedSourceEntry,
   postSourceEntry,
+  prepareSourceEntry,
   SALES_JOURNAL,
   type SourceEntryInput,
   type SourceEntryLine,

@@ -93,6 +93,17 @@ export interface PostInput extends EntryInput {
 
 /** Posts a validated entry inside the caller's transaction, taking the year's next number last. */
 export async function postEntry(tx: Db, createdBy: string, input: PostInput): Promise<EntryDetail> {
+  return insertResolvedEntry(tx, createdBy, input, await resolveEntry(tx, input));
+}
+
+/** What an entry needs from the ledger before it is numbered: its year, subaccounts and journal. */
+export type ResolvedEntry = Awaited<ReturnType<typeof resolveEntry>>;
+
+/**
+ * Checks and looks up everything an entry refers to, without numbering it: a caller holding a
+ * hot lock (an invoice counter) resolves first, then numbers and inserts in few round trips.
+ */
+export async function resolveEntry(tx: Db, input: Omit<PostInput, "concept" | "total">) {
   const year = await fiscalYearForEntry(tx, input.companyId, {
     code: input.fiscalYearCode,
     date: input.date,
@@ -120,6 +131,16 @@ export async function postEntry(tx: Db, createdBy: string, input: PostInput): Pr
     date: input.date,
     sourceType: input.source?.type ?? null,
   });
+  return { year, found, subaccountById, journal };
+}
+
+/** Numbers and inserts a resolved entry (the year's counter is locked from here to commit). */
+export async function insertResolvedEntry(
+  tx: Db,
+  createdBy: string,
+  input: PostInput,
+  { year, found, subaccountById, journal }: ResolvedEntry,
+): Promise<EntryDetail> {
   const number = await takeNextEntryNumber(tx, year.id);
   if (number === undefined) throw new ConflictError(`Fiscal year ${year.code} is closed`);
   const entry = await repo.insertEntry(tx, {

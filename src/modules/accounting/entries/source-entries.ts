@@ -14,7 +14,14 @@ import { lockCompany } from "../fiscal-years/repository.js";
 import { fiscalYearForEntry } from "../fiscal-years/service.js";
 import { insertJournalIfMissing } from "../journals/repository.js";
 import type { JournalType } from "../tables.js";
-import { assertBalanced, type EntryDetail, postEntry } from "./service.js";
+import {
+  assertBalanced,
+  type EntryDetail,
+  insertResolvedEntry,
+  type PostInput,
+  type ResolvedEntry,
+  resolveEntry,
+} from "./service.js";
 
 /** A line of an entry a document posts: its subaccount is created (under its account) when missing. */
 export interface SourceEntryLine {
@@ -104,16 +111,33 @@ async function ensureGeneralSubaccounts(
  * created, the entry linked back to its source.
  */
 export async function postSourceEntry(ctx: AuthedCtx, input: SourceEntryInput): Promise<EntryDetail> {
+  return postPreparedSourceEntry(ctx, await prepareSourceEntry(ctx, input), input.concept);
+}
+
+/** A document's entry checked and resolved (year, subaccounts, journal), waiting for its number. */
+export interface PreparedSourceEntry {
+  input: PostInput;
+  resolved: ResolvedEntry;
+}
+
+/**
+ * The first half of postSourceEntry: everything but numbering and inserting, so a caller that
+ * numbers a document in the same transaction (a hot counter) does this before taking its number.
+ */
+export async function prepareSourceEntry(
+  ctx: AuthedCtx,
+  input: Omit<SourceEntryInput, "concept">,
+): Promise<PreparedSourceEntry> {
   const total = assertBalanced(input.lines);
   const year = await fiscalYearForEntry(ctx.db, input.companyId, { date: input.date });
   await ensureGeneralSubaccounts(ctx, input.companyId, year.id, year.code, input.lines);
   await insertJournalIfMissing(ctx.db, { companyId: input.companyId, ...input.journal });
-  return postEntry(ctx.db, ctx.actor.userId, {
+  const post: PostInput = {
     companyId: input.companyId,
     fiscalYearCode: year.code,
     journal: input.journal.code,
     date: input.date,
-    concept: input.concept,
+    concept: "",
     total,
     source: input.source,
     lines: input.lines.map((l) => ({
@@ -122,7 +146,17 @@ export async function postSourceEntry(ctx: AuthedCtx, input: SourceEntryInput): 
       credit: l.credit,
       description: l.description,
     })),
-  });
+  };
+  return { input: post, resolved: await resolveEntry(ctx.db, post) };
+}
+
+/** The second half: takes the year's next entry number and inserts the entry with its concept. */
+export async function postPreparedSourceEntry(
+  ctx: AuthedCtx,
+  prepared: PreparedSourceEntry,
+  concept: string,
+): Promise<EntryDetail> {
+  return insertResolvedEntry(ctx.db, ctx.actor.userId, { ...prepared.input, concept }, prepared.resolved);
 }
 
 /**

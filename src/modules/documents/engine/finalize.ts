@@ -5,8 +5,10 @@ import { uuidv7 } from "../../../platform/ids.js";
 import { dec } from "../../../platform/money.js";
 import {
   contactSubaccountCode,
+  type PreparedSourceEntry,
   PURCHASES_JOURNAL,
-  postSourceEntry,
+  postPreparedSourceEntry,
+  prepareSourceEntry,
   SALES_JOURNAL,
   subaccountLengthOf,
 } from "../../accounting/index.js";
@@ -59,15 +61,18 @@ async function invoiceFigures(ctx: AuthedCtx, doc: repo.DocumentHeader, settings
   return { lines, figures: documentFigures(lines, doc) };
 }
 
-/** Posts an invoice's entry in the caller's transaction; returns the entry's id. */
-async function postInvoiceEntry(
+/**
+ * An invoice's entry resolved (subaccounts, journal, year) but not numbered yet: finalizing does
+ * this before it takes the invoice's number, so the series' counter is locked for few round trips.
+ */
+async function prepareInvoiceEntry(
   ctx: AuthedCtx,
-  doc: repo.DocumentHeader & { code: string },
+  doc: repo.DocumentHeader,
   contact: ContactRow,
   lines: ResolvedLine[],
   figures: ReturnType<typeof documentFigures>,
   settings: SettingsRow,
-): Promise<string> {
+): Promise<PreparedSourceEntry> {
   const sale = doc.direction === "sale";
   const date = doc.operationDate ?? doc.issueDate;
   const contactSubaccount = await contactSubaccountCode(ctx, contact, sale ? "430" : "400", date);
@@ -96,30 +101,45 @@ async function postInvoiceEntry(
     suppliedAccount: settings.suppliedAccount,
     length: await subaccountLengthOf(ctx, doc.companyId),
   });
-  const what = sale ? (doc.correctsDocumentId ? "Factura rectificativa" : "Factura") : "Factura recibida";
-  const reference = sale ? doc.code : `${doc.supplierNumber ?? doc.code} (${doc.code})`;
-  const entry = await postSourceEntry(ctx, {
+  return prepareSourceEntry(ctx, {
     companyId: doc.companyId,
     date,
     journal: sale ? SALES_JOURNAL : PURCHASES_JOURNAL,
-    concept: `${what} ${reference} ${doc.contactName}`.slice(0, 500),
     source: { type: sale ? "sales_invoice" : "purchase_invoice", id: doc.id },
     lines: entryLines,
   });
-  return entry.id;
+}
+
+/** The entry's concept: what, the invoice's number (the supplier's and ours) and the contact. */
+function entryConcept(doc: repo.DocumentHeader & { code: string }): string {
+  const sale = doc.direction === "sale";
+  const what = sale ? (doc.correctsDocumentId ? "Factura rectificativa" : "Factura") : "Factura recibida";
+  const reference = sale ? doc.code : `${doc.supplierNumber ?? doc.code} (${doc.code})`;
+  return `${what} ${reference} ${doc.contactName}`.slice(0, 500);
+}
+
+/** Numbers and inserts a prepared entry; returns its id. */
+async function postInvoiceEntry(
+  ctx: AuthedCtx,
+  doc: repo.DocumentHeader & { code: string },
+  prepared: PreparedSourceEntry,
+): Promise<string> {
+  return (await postPreparedSourceEntry(ctx, prepared, entryConcept(doc))).id;
 }
 
 /** The instalments of a finalized invoice, from its payment term or the contact's payment days. */
-async function createDues(
-  ctx: AuthedCtx,
-  doc: repo.DocumentHeader & { code: string },
-  contact: ContactRow,
-  total: string,
-) {
-  if (dec(total).isZero()) return;
+async function planDues(ctx: AuthedCtx, doc: repo.DocumentHeader, contact: ContactRow, total: string) {
+  if (dec(total).isZero()) return [];
   const term = doc.paymentTermId ? await findPaymentTerm(ctx.db, doc.paymentTermId) : undefined;
   const lines: TermLine[] = term?.lines ?? [{ kind: "balance", days: contact.paymentTermsDays }];
-  const parts = instalments(total, doc.issueDate, lines, { paymentDays: contact.paymentDays });
+  return instalments(total, doc.issueDate, lines, { paymentDays: contact.paymentDays });
+}
+
+async function insertDues(
+  ctx: AuthedCtx,
+  doc: repo.DocumentHeader & { code: string },
+  parts: Awaited<ReturnType<typeof planDues>>,
+) {
   await repo.insertDues(
     ctx.db,
     parts.map((p, i) => ({
@@ -215,17 +235,15 @@ export async function issueSalesInvoiceInTransaction(
     ]);
   const settings = await settingsOf(tx.db, draft.companyId);
   const { lines, figures } = await invoiceFigures(tx, draft, settings);
-  const numbering = await numberInvoice(
-    tx,
-    { ...draft, issueDate: date },
-    Number(date.slice(0, 4)),
-    date,
-    series,
-  );
-  const doc = { ...draft, ...contactData(contact), issueDate: date, code: numbering.code };
-  const entryId = settings.autoPosting
-    ? await postInvoiceEntry(tx, doc, contact, lines, figures, settings)
+  const dated = { ...draft, ...contactData(contact), issueDate: date };
+  // Everything that does not need the number first: from the number on, the series is locked.
+  const entry = settings.autoPosting
+    ? await prepareInvoiceEntry(tx, dated, contact, lines, figures, settings)
     : null;
+  const dues = await planDues(tx, dated, contact, draft.total);
+  const numbering = await numberInvoice(tx, dated, Number(date.slice(0, 4)), date, series);
+  const doc = { ...dated, code: numbering.code };
+  const entryId = entry ? await postInvoiceEntry(tx, doc, entry) : null;
   const finalized = await repo.updateDocument(tx.db, draft.id, {
     ...contactData(contact),
     estado: "emitida",
@@ -237,7 +255,7 @@ export async function issueSalesInvoiceInTransaction(
     finalizedAt: new Date(),
     finalizedBy: tx.actor.userId,
   });
-  await createDues(tx, doc, contact, draft.total);
+  await insertDues(tx, doc, dues);
   await runInvoiceFinalizedHooks(tx, { ...finalized, seriesCode: draft.seriesCode } as FinalizedInvoice);
 }
 
@@ -262,11 +280,13 @@ export async function approvePurchaseInvoiceInTransaction(tx: AuthedCtx, id: str
   const contact = await getContact(tx, pending.contactId);
   const settings = await settingsOf(tx.db, pending.companyId);
   const { lines, figures } = await invoiceFigures(tx, pending, settings);
+  const entry = settings.autoPosting
+    ? await prepareInvoiceEntry(tx, pending, contact, lines, figures, settings)
+    : null;
+  const dues = await planDues(tx, pending, contact, pending.total);
   const numbering = await numberInvoice(tx, pending, Number(pending.issueDate.slice(0, 4)), today());
   const doc = { ...pending, code: numbering.code };
-  const entryId = settings.autoPosting
-    ? await postInvoiceEntry(tx, doc, contact, lines, figures, settings)
-    : null;
+  const entryId = entry ? await postInvoiceEntry(tx, doc, entry) : null;
   const finalized = await repo.updateDocument(tx.db, pending.id, {
     estado: "aprobada",
     year: numbering.year,
@@ -277,7 +297,7 @@ export async function approvePurchaseInvoiceInTransaction(tx: AuthedCtx, id: str
     finalizedAt: new Date(),
     finalizedBy: tx.actor.userId,
   });
-  await createDues(tx, doc, contact, pending.total);
+  await insertDues(tx, doc, dues);
   await runInvoiceFinalizedHooks(tx, { ...finalized, seriesCode: pending.seriesCode } as FinalizedInvoice);
 }
 
@@ -322,10 +342,7 @@ export async function generateInvoiceEntry(ctx: AuthedCtx, scope: DocumentScope,
     const entryId = await postInvoiceEntry(
       tx,
       { ...doc, code: doc.code as string },
-      contact,
-      lines,
-      figures,
-      settings,
+      await prepareInvoiceEntry(tx, doc, contact, lines, figures, settings),
     );
     await repo.updateDocument(tx.db, doc.id, { entryId });
   });
