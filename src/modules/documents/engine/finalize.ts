@@ -170,7 +170,7 @@ function contactData(contact: ContactRow) {
  * the receipts, all in one transaction.
  */
 export async function issueSalesInvoice(ctx: AuthedCtx, id: string, input: { date?: string } = {}) {
-  await inCtxTransaction(ctx, async (tx) => {
+  return inCtxTransaction(ctx, async (tx) => {
     const draft = await loadDocument(tx, SALES_INVOICE, id, { lock: true });
     assertTransition("sales_invoice", draft.estado as never, "emitida");
     const date = input.date ?? today();
@@ -219,8 +219,8 @@ export async function issueSalesInvoice(ctx: AuthedCtx, id: string, input: { dat
     await createDues(tx, doc, contact, draft.total);
     const finalized = await repo.findDocument(tx.db, draft.id);
     await runInvoiceFinalizedHooks(tx, finalized as FinalizedInvoice);
+    return getDocument(tx, SALES_INVOICE, id);
   });
-  return getDocument(ctx, SALES_INVOICE, id);
 }
 
 /**
@@ -228,7 +228,7 @@ export async function issueSalesInvoice(ctx: AuthedCtx, id: string, input: { dat
  * invoice), the ledger entry and the payments due, in one transaction.
  */
 export async function approvePurchaseInvoice(ctx: AuthedCtx, id: string) {
-  await inCtxTransaction(ctx, async (tx) => {
+  return inCtxTransaction(ctx, async (tx) => {
     const pending = await loadDocument(tx, PURCHASE_INVOICE, id, { lock: true });
     assertTransition("purchase_invoice", pending.estado as never, "aprobada");
     if (pending.correctsDocumentId) {
@@ -257,26 +257,26 @@ export async function approvePurchaseInvoice(ctx: AuthedCtx, id: string) {
     await createDues(tx, doc, contact, pending.total);
     const finalized = await repo.findDocument(tx.db, pending.id);
     await runInvoiceFinalizedHooks(tx, finalized as FinalizedInvoice);
+    return getDocument(tx, PURCHASE_INVOICE, id);
   });
-  return getDocument(ctx, PURCHASE_INVOICE, id);
 }
 
 export async function rejectPurchaseInvoice(ctx: AuthedCtx, id: string, reason: string) {
-  await inCtxTransaction(ctx, async (tx) => {
+  return inCtxTransaction(ctx, async (tx) => {
     const doc = await loadDocument(tx, PURCHASE_INVOICE, id, { lock: true });
     assertTransition("purchase_invoice", doc.estado as never, "rechazada");
     await repo.updateDocument(tx.db, doc.id, { estado: "rechazada", rejectionReason: reason });
+    return getDocument(tx, PURCHASE_INVOICE, id);
   });
-  return getDocument(ctx, PURCHASE_INVOICE, id);
 }
 
 export async function reopenPurchaseInvoice(ctx: AuthedCtx, id: string) {
-  await inCtxTransaction(ctx, async (tx) => {
+  return inCtxTransaction(ctx, async (tx) => {
     const doc = await loadDocument(tx, PURCHASE_INVOICE, id, { lock: true });
     assertTransition("purchase_invoice", doc.estado as never, "pendiente");
     await repo.updateDocument(tx.db, doc.id, { estado: "pendiente" });
+    return getDocument(tx, PURCHASE_INVOICE, id);
   });
-  return getDocument(ctx, PURCHASE_INVOICE, id);
 }
 
 /**
@@ -284,7 +284,7 @@ export async function reopenPurchaseInvoice(ctx: AuthedCtx, id: string) {
  * company posts by hand); a second call is a 409 naming the entry.
  */
 export async function generateInvoiceEntry(ctx: AuthedCtx, scope: DocumentScope, id: string) {
-  await inCtxTransaction(ctx, async (tx) => {
+  return inCtxTransaction(ctx, async (tx) => {
     const doc = await loadDocument(tx, scope, id, { lock: true });
     const finalized = scope.direction === "sale" ? "emitida" : "aprobada";
     if (doc.estado !== finalized)
@@ -308,6 +308,6 @@ export async function generateInvoiceEntry(ctx: AuthedCtx, scope: DocumentScope,
       settings,
     );
     await repo.updateDocument(tx.db, doc.id, { entryId });
+    return getDocument(tx, scope, id);
   });
-  return getDocument(ctx, scope, id);
 }
