@@ -58,7 +58,7 @@ export async function convertDocuments(ctx: AuthedCtx, input: ConversionInput) {
   if (!NEXT_KINDS[input.fromKind].includes(input.toKind))
     throw new BadRequestError(`A ${NAMES[input.fromKind]} cannot become a ${NAMES[input.toKind]}`);
   const target: DocumentScope = { direction: input.direction, kind: input.toKind };
-  const id = await inCtxTransaction(ctx, async (tx) => {
+  return inCtxTransaction(ctx, async (tx) => {
     const ids = [...new Set(input.sourceIds)];
     const sources = await repo.lockDocuments(tx.db, ids);
     const missing = ids.filter(
@@ -156,7 +156,6 @@ export async function convertDocuments(ctx: AuthedCtx, input: ConversionInput) {
       tx.db,
       sources.map((s) => s.id),
     );
-    return created.id;
+    return getDocument(tx, target, created.id);
   });
-  return getDocument(ctx, target, id);
 }

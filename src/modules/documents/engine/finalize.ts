@@ -196,8 +196,10 @@ function contactData(contact: ContactRow) {
  * the receipts, all in one transaction.
  */
 export async function issueSalesInvoice(ctx: AuthedCtx, id: string, input: { date?: string } = {}) {
-  await inCtxTransaction(ctx, (tx) => issueSalesInvoiceInTransaction(tx, id, input));
-  return getDocument(ctx, SALES_INVOICE, id);
+  return inCtxTransaction(ctx, async (tx) => {
+    await issueSalesInvoiceInTransaction(tx, id, input);
+    return getDocument(tx, SALES_INVOICE, id);
+  });
 }
 
 /** Issues a draft sales invoice in the caller's transaction (the demo issues hundreds in one). */
@@ -264,8 +266,10 @@ export async function issueSalesInvoiceInTransaction(
  * invoice), the ledger entry and the payments due, in one transaction.
  */
 export async function approvePurchaseInvoice(ctx: AuthedCtx, id: string) {
-  await inCtxTransaction(ctx, (tx) => approvePurchaseInvoiceInTransaction(tx, id));
-  return getDocument(ctx, PURCHASE_INVOICE, id);
+  return inCtxTransaction(ctx, async (tx) => {
+    await approvePurchaseInvoiceInTransaction(tx, id);
+    return getDocument(tx, PURCHASE_INVOICE, id);
+  });
 }
 
 /** Approves a pending supplier invoice in the caller's transaction. */
@@ -302,21 +306,21 @@ export async function approvePurchaseInvoiceInTransaction(tx: AuthedCtx, id: str
 }
 
 export async function rejectPurchaseInvoice(ctx: AuthedCtx, id: string, reason: string) {
-  await inCtxTransaction(ctx, async (tx) => {
+  return inCtxTransaction(ctx, async (tx) => {
     const doc = await loadDocument(tx, PURCHASE_INVOICE, id, { lock: true });
     assertTransition("purchase_invoice", doc.estado as never, "rechazada");
     await repo.updateDocument(tx.db, doc.id, { estado: "rechazada", rejectionReason: reason });
+    return getDocument(tx, PURCHASE_INVOICE, id);
   });
-  return getDocument(ctx, PURCHASE_INVOICE, id);
 }
 
 export async function reopenPurchaseInvoice(ctx: AuthedCtx, id: string) {
-  await inCtxTransaction(ctx, async (tx) => {
+  return inCtxTransaction(ctx, async (tx) => {
     const doc = await loadDocument(tx, PURCHASE_INVOICE, id, { lock: true });
     assertTransition("purchase_invoice", doc.estado as never, "pendiente");
     await repo.updateDocument(tx.db, doc.id, { estado: "pendiente" });
+    return getDocument(tx, PURCHASE_INVOICE, id);
   });
-  return getDocument(ctx, PURCHASE_INVOICE, id);
 }
 
 /**
@@ -324,7 +328,7 @@ export async function reopenPurchaseInvoice(ctx: AuthedCtx, id: string) {
  * company posts by hand); a second call is a 409 naming the entry.
  */
 export async function generateInvoiceEntry(ctx: AuthedCtx, scope: DocumentScope, id: string) {
-  await inCtxTransaction(ctx, async (tx) => {
+  return inCtxTransaction(ctx, async (tx) => {
     const doc = await loadDocument(tx, scope, id, { lock: true });
     const finalized = scope.direction === "sale" ? "emitida" : "aprobada";
     if (doc.estado !== finalized)
@@ -345,6 +349,6 @@ export async function generateInvoiceEntry(ctx: AuthedCtx, scope: DocumentScope,
       await prepareInvoiceEntry(tx, doc, contact, lines, figures, settings),
     );
     await repo.updateDocument(tx.db, doc.id, { entryId });
+    return getDocument(tx, scope, id);
   });
-  return getDocument(ctx, scope, id);
 }

@@ -32,7 +32,7 @@ export interface RectifyInput {
  */
 export async function rectifyInvoice(ctx: AuthedCtx, direction: Direction, id: string, input: RectifyInput) {
   const scope: DocumentScope = { direction, kind: "invoice" };
-  const newId = await inCtxTransaction(ctx, async (tx) => {
+  return inCtxTransaction(ctx, async (tx) => {
     const invoice = await loadDocument(tx, scope, id, { lock: true });
     const finalized = direction === "sale" ? "emitida" : "aprobada";
     if (invoice.estado !== finalized)
@@ -110,7 +110,6 @@ export async function rectifyInvoice(ctx: AuthedCtx, direction: Direction, id: s
       },
       { correctsDocumentId: invoice.id, rectificationType: input.type, rectificationReason: input.reason },
     );
-    return created.id;
+    return getDocument(tx, scope, created.id);
   });
-  return getDocument(ctx, scope, newId);
 }

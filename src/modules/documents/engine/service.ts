@@ -442,10 +442,11 @@ export async function backwardsDate(
 
 export async function createDocument(ctx: AuthedCtx, scope: DocumentScope, input: DocumentInput) {
   const companyId = await resolveCompanyForWrite(ctx, input.companyId);
-  const { id } = await inCtxTransaction(ctx, (tx) =>
-    insertDocumentInTransaction(tx, scope, { ...input, companyId }),
-  );
-  return getDocument(ctx, scope, id);
+  // Read back in the same transaction: once committed, the answer needs no other connection.
+  return inCtxTransaction(ctx, async (tx) => {
+    const { id } = await insertDocumentInTransaction(tx, scope, { ...input, companyId });
+    return getDocument(tx, scope, id);
+  });
 }
 
 /** 409 unless the document can still be edited (borrador/abierto, draft invoices, pending supplier invoices). */
@@ -503,7 +504,7 @@ export async function updateDocument(
   id: string,
   patch: Partial<DocumentInput>,
 ): Promise<DocumentView> {
-  await inCtxTransaction(ctx, async (tx) => {
+  return inCtxTransaction(ctx, async (tx) => {
     const doc = await loadDocument(tx, scope, id, { lock: true });
     assertEditable(scope, doc);
     if (patch.companyId && patch.companyId !== doc.companyId)
@@ -578,8 +579,8 @@ export async function updateDocument(
     } catch (err) {
       supplierNumberConflict(err, patch);
     }
+    return getDocument(tx, scope, id);
   });
-  return getDocument(ctx, scope, id);
 }
 
 /** Stored lines as input again (recomputing a document, copying lines into another one). */
@@ -654,7 +655,7 @@ export async function setDocumentState(
   id: string,
   estado: DocumentState,
 ) {
-  await inCtxTransaction(ctx, async (tx) => {
+  return inCtxTransaction(ctx, async (tx) => {
     const doc = await loadDocument(tx, scope, id, { lock: true });
     assertTransition(transitionKind(scope), doc.estado as never, estado as never);
     if (estado === "abierto" && doc.kind === "estimate" && doc.validUntil && doc.validUntil < today())
@@ -662,6 +663,6 @@ export async function setDocumentState(
         { path: "valid_until", message: "is in the past" },
       ]);
     await repo.updateDocument(tx.db, doc.id, { estado });
+    return getDocument(tx, scope, id);
   });
-  return getDocument(ctx, scope, id);
 }
