@@ -2,6 +2,7 @@ import { benchBc3 } from "./bc3-import.js";
 import { benchIdentity } from "./identity.js";
 import { benchLedger } from "./ledger.js";
 import { benchMcpSection } from "./mcp.js";
+import { benchTax } from "./tax.js";
 
 /** npm run bench [-- section...]: runs on PostgreSQL (BENCH_DATABASE_URL, default the local server). */
 const sections: Record<string, () => Promise<void>> = {
@@ -9,6 +10,7 @@ const sections: Record<string, () => Promise<void>> = {
   bc3: benchBc3,
   ledger: benchLedger,
   mcp: benchMcpSection,
+  tax: benchTax,
 };
 
 const wanted = process.argv.slice(2).filter((a) => a !== "--");

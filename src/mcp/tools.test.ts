@@ -22,10 +22,12 @@ const TOOL_NAMES = [
   "get_account_balance",
   "get_contact",
   "get_product",
+  "get_vat_return",
   "list_accounts",
   "list_contacts",
   "list_journal_entries",
   "list_products",
+  "list_vat_book_entries",
 ];
 
 beforeAll(async () => {
@@ -48,7 +50,7 @@ const rest = async (url: string) => {
 };
 
 describe("tools/list", () => {
-  it("lists the seven read-only tools with titles, described and bounded inputs, and output schemas", async () => {
+  it("lists the read-only tools with titles, described and bounded inputs, and output schemas", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
     for (const tool of tools) {
@@ -263,6 +265,8 @@ describe("no tool writes", () => {
       list_accounts: { fiscal_year_code: "2026", company_id: books.companyId },
       get_account_balance: { account_code: "572", fiscal_year_code: "2026", company_id: books.companyId },
       list_journal_entries: { company_id: books.companyId },
+      get_vat_return: { year: 2026, period: "1T", company_id: books.companyId },
+      list_vat_book_entries: { book: "issued", company_id: books.companyId },
     };
     expect(Object.keys(args).sort()).toEqual(tools.map((tool) => tool.name).sort());
     const before = await snapshotTables(t.db);
