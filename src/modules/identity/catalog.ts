@@ -17,6 +17,7 @@ export const PERMISSION_MODULES = [
   "companies",
   "api_tokens",
   "tax",
+  "verifactu",
 ] as const;
 
 export const PERMISSION_ACTIONS = ["leer", "crear", "editar", "eliminar", "validar", "auditar"] as const;
