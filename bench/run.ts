@@ -3,6 +3,7 @@ import { benchDocuments } from "./documents.js";
 import { benchIdentity } from "./identity.js";
 import { benchLedger } from "./ledger.js";
 import { benchMcpSection } from "./mcp.js";
+import { benchTax } from "./tax.js";
 
 /** npm run bench [-- section...]: runs on PostgreSQL (BENCH_DATABASE_URL, default the local server). */
 const sections: Record<string, () => Promise<void>> = {
@@ -11,6 +12,7 @@ const sections: Record<string, () => Promise<void>> = {
   ledger: benchLedger,
   mcp: benchMcpSection,
   documents: benchDocuments,
+  tax: benchTax,
 };
 
 const wanted = process.argv.slice(2).filter((a) => a !== "--");

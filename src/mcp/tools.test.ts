@@ -26,12 +26,14 @@ const TOOL_NAMES = [
   "get_invoice",
   "get_product",
   "get_purchase_invoice",
+  "get_vat_return",
   "list_accounts",
   "list_contacts",
   "list_invoices",
   "list_journal_entries",
   "list_products",
   "list_purchase_invoices",
+  "list_vat_book_entries",
 ];
 
 beforeAll(async () => {
@@ -68,7 +70,7 @@ const rest = async (url: string) => {
 };
 
 describe("tools/list", () => {
-  it("lists the eleven read-only tools with titles, described and bounded inputs, and output schemas", async () => {
+  it("lists the read-only tools with titles, described and bounded inputs, and output schemas", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
     for (const tool of tools) {
@@ -287,6 +289,8 @@ describe("no tool writes", () => {
       get_invoice: { invoice_id: invoiceId },
       list_purchase_invoices: {},
       get_purchase_invoice: { invoice_id: purchaseInvoiceId },
+      get_vat_return: { year: 2026, period: "1T", company_id: books.companyId },
+      list_vat_book_entries: { book: "issued", company_id: books.companyId },
     };
     expect(Object.keys(args).sort()).toEqual(tools.map((tool) => tool.name).sort());
     const before = await snapshotTables(t.db);

@@ -4,6 +4,7 @@ import { getInvoice, listInvoices } from "./invoices.js";
 import { getAccountBalance, listAccounts, listJournalEntries } from "./ledger.js";
 import { getProduct, listProducts } from "./products.js";
 import { getPurchaseInvoice, listPurchaseInvoices } from "./purchase-invoices.js";
+import { getVatReturn, listVatBookEntries } from "./tax.js";
 
 /**
  * Every MCP tool, all read-only. The cash flow and bank movements tools arrive with the treasury and
@@ -21,4 +22,6 @@ export const TOOLS: readonly ToolSpec[] = [
   getInvoice,
   listPurchaseInvoices,
   getPurchaseInvoice,
+  getVatReturn,
+  listVatBookEntries,
 ];
