@@ -20,6 +20,7 @@ let client: Client;
 
 const TOOL_NAMES = [
   "get_account_balance",
+  "get_cash_flow",
   "get_contact",
   "get_product",
   "list_accounts",
@@ -48,7 +49,7 @@ const rest = async (url: string) => {
 };
 
 describe("tools/list", () => {
-  it("lists the seven read-only tools with titles, described and bounded inputs, and output schemas", async () => {
+  it("lists the read-only tools with titles, described and bounded inputs, and output schemas", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
     for (const tool of tools) {
@@ -263,6 +264,7 @@ describe("no tool writes", () => {
       list_accounts: { fiscal_year_code: "2026", company_id: books.companyId },
       get_account_balance: { account_code: "572", fiscal_year_code: "2026", company_id: books.companyId },
       list_journal_entries: { company_id: books.companyId },
+      get_cash_flow: { company_id: books.companyId },
     };
     expect(Object.keys(args).sort()).toEqual(tools.map((tool) => tool.name).sort());
     const before = await snapshotTables(t.db);

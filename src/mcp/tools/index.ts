@@ -2,6 +2,7 @@ import type { ToolSpec } from "../tool-kit.js";
 import { getContact, listContacts } from "./contacts.js";
 import { getAccountBalance, listAccounts, listJournalEntries } from "./ledger.js";
 import { getProduct, listProducts } from "./products.js";
+import { getCashFlow } from "./treasury.js";
 
 /**
  * Every MCP tool, all read-only. The invoices, purchase invoices, cash flow and bank movements tools
@@ -15,4 +16,5 @@ export const TOOLS: readonly ToolSpec[] = [
   listAccounts,
   getAccountBalance,
   listJournalEntries,
+  getCashFlow,
 ];
