@@ -8,6 +8,7 @@ import { loadProductsDemo } from "../modules/products/index.js";
 import { loadProjectsDemo } from "../modules/projects/index.js";
 import { loadPurchasesDemo, type PurchasesDemoResult } from "../modules/purchases/index.js";
 import { loadSalesDemo, type SalesDemoResult } from "../modules/sales/index.js";
+import { loadTreasuryDemo, type TreasuryDemoResult } from "../modules/treasury/index.js";
 import type { Db } from "../platform/db/client.js";
 import { type AuthedCtx, inCtxTransaction } from "../platform/http/context.js";
 import { cliActor } from "./api-token.js";
@@ -18,6 +19,7 @@ export interface DemoResult {
   entriesCreated: number;
   sales: SalesDemoResult;
   purchases: PurchasesDemoResult;
+  treasury: TreasuryDemoResult;
 }
 
 /**
@@ -45,5 +47,6 @@ export async function loadDemo(db: Db, adminEmail: string): Promise<DemoResult> 
   const entriesCreated = await loadLedgerDemo(ctx, company.companyId, contacts.rows);
   const sales = await loadSalesDemo(ctx, company.companyId);
   const purchases = await loadPurchasesDemo(ctx, company.companyId);
-  return { budget, company, entriesCreated, sales, purchases };
+  const treasury = await loadTreasuryDemo(ctx, company.companyId);
+  return { budget, company, entriesCreated, sales, purchases, treasury };
 }

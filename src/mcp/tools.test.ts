@@ -22,6 +22,7 @@ let purchaseInvoiceId: string;
 
 const TOOL_NAMES = [
   "get_account_balance",
+  "get_cash_flow",
   "get_contact",
   "get_invoice",
   "get_product",
@@ -291,6 +292,7 @@ describe("no tool writes", () => {
       get_purchase_invoice: { invoice_id: purchaseInvoiceId },
       get_vat_return: { year: 2026, period: "1T", company_id: books.companyId },
       list_vat_book_entries: { book: "issued", company_id: books.companyId },
+      get_cash_flow: { company_id: books.companyId },
     };
     expect(Object.keys(args).sort()).toEqual(tools.map((tool) => tool.name).sort());
     const before = await snapshotTables(t.db);

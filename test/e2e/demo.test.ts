@@ -24,6 +24,7 @@ describe("npm run cli -- demo", () => {
     expect(first.entriesCreated).toBe(500);
     expect(first.sales).toEqual({ created: true, invoices: 200 });
     expect(first.purchases).toEqual({ created: true, invoices: 120 });
+    expect(first.treasury).toEqual({ created: true, bankAccounts: 2, budgetLines: 6, payments: 27 });
 
     const second = await loadDemo(t.db, TEST_ADMIN.email);
     expect(second.budget.created).toBe(false);
@@ -31,13 +32,15 @@ describe("npm run cli -- demo", () => {
     expect(second.entriesCreated).toBe(0);
     expect(second.sales).toEqual({ created: false, invoices: 0 });
     expect(second.purchases).toEqual({ created: false, invoices: 0 });
+    expect(second.treasury).toEqual({ created: false, bankAccounts: 0, budgetLines: 0, payments: 0 });
 
     expect(await count("budgets")).toBe(1);
     expect(await count("companies")).toBe(1);
     expect(await count("contacts")).toBe(50);
     expect(await count("products")).toBe(100);
-    // 500 ledger entries, one per issued sales invoice (200) and per approved supplier invoice (110).
-    expect(await count("entries")).toBe(810);
+    // 500 ledger entries, one per issued sales invoice (200), per approved supplier invoice (110) and
+    // per treasury payment (27).
+    expect(await count("entries")).toBe(837);
     const books = await queryOne<{ debit: string; credit: string }>(
       t.db,
       sql`select sum(debit)::text as debit, sum(credit)::text as credit from entry_lines`,
@@ -88,6 +91,23 @@ describe("npm run cli -- demo", () => {
         (p) => p.key === "A" && (p as { contact_id?: string }).contact_id === professional?.contact_id,
       ),
     ).toBe(false);
+
+    // Treasury: two banks, the budget lines and a quarter of cash flow by week.
+    const flow = await t.as(t.adminToken, {
+      method: "GET",
+      url: `/api/treasury/cash-flow?company_id=${companyId}`,
+    });
+    expect(flow.statusCode, flow.body).toBe(200);
+    const cash = flow.json() as {
+      bank_balances: { name: string }[];
+      buckets: { outflows: { forecast: string } }[];
+      overdue: { receivables_count: number };
+    };
+    expect(cash.bank_balances.map((b) => b.name)).toEqual(["Banco Santander c/c", "CaixaBank c/c"]);
+    expect(cash.buckets.length).toBeGreaterThanOrEqual(13);
+    expect(cash.buckets.some((b) => Number(b.outflows.forecast) >= 18500)).toBe(true);
+    expect(cash.overdue.receivables_count).toBeGreaterThan(0);
+    expect(await count("treasury_budgets")).toBe(6);
   }, 400_000);
 });
 

@@ -5,10 +5,10 @@ import { getAccountBalance, listAccounts, listJournalEntries } from "./ledger.js
 import { getProduct, listProducts } from "./products.js";
 import { getPurchaseInvoice, listPurchaseInvoices } from "./purchase-invoices.js";
 import { getVatReturn, listVatBookEntries } from "./tax.js";
+import { getCashFlow } from "./treasury.js";
 
 /**
- * Every MCP tool, all read-only. The cash flow and bank movements tools arrive with the treasury and
- * banking modules.
+ * Every MCP tool, all read-only. The bank movements tool arrives with the banking module.
  */
 export const TOOLS: readonly ToolSpec[] = [
   listContacts,
@@ -24,4 +24,5 @@ export const TOOLS: readonly ToolSpec[] = [
   getPurchaseInvoice,
   getVatReturn,
   listVatBookEntries,
+  getCashFlow,
 ];

@@ -9,6 +9,7 @@ export {
   getBankAccount,
   listBankAccounts,
 } from "./bank-accounts/service.js";
+export { loadTreasuryDemo, type TreasuryDemoResult } from "./demo.js";
 export {
   getPayment,
   listOpenDues,
