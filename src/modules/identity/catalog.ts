@@ -16,6 +16,7 @@ export const PERMISSION_MODULES = [
   "banking",
   "companies",
   "api_tokens",
+  "tax",
   "verifactu",
 ] as const;
 

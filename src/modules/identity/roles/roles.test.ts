@@ -48,6 +48,7 @@ describe("GET /api/v1/permissions", () => {
   it("lists the whole catalog: every module x 6 actions, each with submenu and view", async () => {
     expect(catalog).toHaveLength(CATALOG_SIZE);
     expect(PERMISSION_MODULES).toContain("verifactu");
+    expect(PERMISSION_MODULES).toContain("tax");
     expect(PERMISSION_ACTIONS).toHaveLength(6);
     const keys = new Set(catalog.map((p) => `${p.modulo}:${p.accion}`));
     expect(keys.size).toBe(CATALOG_SIZE);
@@ -250,7 +251,8 @@ describe("role routes check their permissions", () => {
   });
 
   it("roles:crear, roles:editar and roles:eliminar each allow their own route", async () => {
-    const u = await t.userWith(["roles:crear", "roles:editar", "roles:eliminar"]);
+    // budgets:leer too: nobody adds a permission they don't hold.
+    const u = await t.userWith(["roles:crear", "roles:editar", "roles:eliminar", "budgets:leer"]);
     const created = await t.as(u.token, {
       method: "POST",
       url: "/api/v1/roles",
