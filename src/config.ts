@@ -50,16 +50,21 @@ const envSchema = z
     VERIFACTU_PRODUCER_NIF: optionalString.pipe(
       z.string().length(9, { message: "must be a 9-character NIF" }).optional(),
     ),
-    VERIFACTU_TIMEZONE: z.string().default("Europe/Madrid"),
+    VERIFACTU_TIMEZONE: z
+      .string()
+      .default("Europe/Madrid")
+      .refine(
+        (zone) => {
+          try {
+            new Intl.DateTimeFormat("en-US", { timeZone: zone });
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        { message: "must be an IANA time zone, e.g. Europe/Madrid or Atlantic/Canary" },
+      ),
     VERIFACTU_ENVIRONMENT: z.enum(["production", "test"]).default("production"),
-    VERIFACTU_SUBMIT: z.enum(["true", "false"]).default("false"),
-    VERIFACTU_ENDPOINT: optionalString.pipe(z.url().optional()),
-    VERIFACTU_CERT_PATH: optionalString,
-    VERIFACTU_CERT_PASSWORD: optionalString,
-    VERIFACTU_CA_PATH: optionalString,
-    VERIFACTU_TIMEOUT_SECONDS: positiveInt(30),
-    VERIFACTU_RETRY_SECONDS: positiveInt(60),
-    VERIFACTU_INTERVAL_SECONDS: positiveInt(60),
   })
   .superRefine((env, ctx) => {
     if (env.DATABASE_URL && !env.JWT_SECRET) {
@@ -67,13 +72,6 @@ const envSchema = z
         code: "custom",
         path: ["JWT_SECRET"],
         message: "is required when DATABASE_URL is set (every node must sign with the same secret)",
-      });
-    }
-    if (env.VERIFACTU_SUBMIT === "true" && (!env.VERIFACTU_ENDPOINT || !env.VERIFACTU_CERT_PATH)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["VERIFACTU_SUBMIT"],
-        message: "needs VERIFACTU_ENDPOINT and VERIFACTU_CERT_PATH (the client certificate, PKCS#12)",
       });
     }
   });
@@ -107,7 +105,7 @@ export interface Config {
   verifactu: VerifactuConfig;
 }
 
-/** VeriFactu: the software block of every record, the QR host, and the AEAT transport (off by default). */
+/** VeriFactu: the software block of every record and event, their time zone, and the QR host. */
 export interface VerifactuConfig {
   softwareName: string;
   softwareId: string;
@@ -119,14 +117,6 @@ export interface VerifactuConfig {
   timezone: string;
   /** production: www2.agenciatributaria.gob.es; test: the AEAT's pre-production host. */
   environment: "production" | "test";
-  submit: boolean;
-  endpoint?: string;
-  certPath?: string;
-  certPassword?: string;
-  caPath?: string;
-  timeoutSeconds: number;
-  retrySeconds: number;
-  intervalSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -179,14 +169,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       producerNif: e.VERIFACTU_PRODUCER_NIF,
       timezone: e.VERIFACTU_TIMEZONE,
       environment: e.VERIFACTU_ENVIRONMENT,
-      submit: e.VERIFACTU_SUBMIT === "true",
-      endpoint: e.VERIFACTU_ENDPOINT,
-      certPath: e.VERIFACTU_CERT_PATH,
-      certPassword: e.VERIFACTU_CERT_PASSWORD,
-      caPath: e.VERIFACTU_CA_PATH,
-      timeoutSeconds: e.VERIFACTU_TIMEOUT_SECONDS,
-      retrySeconds: e.VERIFACTU_RETRY_SECONDS,
-      intervalSeconds: e.VERIFACTU_INTERVAL_SECONDS,
     },
   };
 }

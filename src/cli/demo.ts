@@ -9,6 +9,7 @@ import { loadProjectsDemo } from "../modules/projects/index.js";
 import { loadPurchasesDemo, type PurchasesDemoResult } from "../modules/purchases/index.js";
 import { loadSalesDemo, type SalesDemoResult } from "../modules/sales/index.js";
 import { loadTreasuryDemo, type TreasuryDemoResult } from "../modules/treasury/index.js";
+import { loadVerifactuDemo } from "../modules/verifactu/index.js";
 import type { Db } from "../platform/db/client.js";
 import { type AuthedCtx, inCtxTransaction } from "../platform/http/context.js";
 import { cliActor } from "./api-token.js";
@@ -45,6 +46,8 @@ export async function loadDemo(db: Db, adminEmail: string): Promise<DemoResult> 
   const company = await loadEnterpriseDemo(ctx);
   const contacts = await listContacts(ctx, { companyId: company.companyId, limit: 10_000, offset: 0 });
   const entriesCreated = await loadLedgerDemo(ctx, company.companyId, contacts.rows);
+  // VeriFactu on before the sales demo issues its invoices: each gets its chained record and QR.
+  await loadVerifactuDemo(ctx, company.companyId);
   const sales = await loadSalesDemo(ctx, company.companyId);
   const purchases = await loadPurchasesDemo(ctx, company.companyId);
   const treasury = await loadTreasuryDemo(ctx, company.companyId);

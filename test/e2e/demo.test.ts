@@ -34,6 +34,22 @@ describe("npm run cli -- demo", () => {
     expect(second.purchases).toEqual({ created: false, invoices: 0 });
     expect(second.treasury).toEqual({ created: false, bankAccounts: 0, budgetLines: 0, payments: 0 });
 
+    // VeriFactu is on: every issued sales invoice has its record, and the chain verifies.
+    const issuedSales = Number(
+      (
+        await queryOne<{ n: string }>(
+          t.db,
+          sql`select count(*) as n from documents where direction = 'sale' and kind = 'invoice' and estado = 'emitida'`,
+        )
+      )?.n,
+    );
+    expect(await count("verifactu_records")).toBe(issuedSales);
+    const verified = await t.as(t.adminToken, {
+      method: "GET",
+      url: `/api/verifactu/verify?company_id=${first.company.companyId}`,
+    });
+    expect(verified.json()).toMatchObject({ ok: true, records: { checked: issuedSales } });
+
     expect(await count("budgets")).toBe(1);
     expect(await count("companies")).toBe(1);
     expect(await count("contacts")).toBe(50);

@@ -16,4 +16,5 @@ setPdfQrProvider(async (ctx, document) => {
   return fields ? pdfQr(qrUrl(fields)) : null;
 });
 
+export { loadVerifactuDemo } from "./demo.js";
 export { type VerifactuRoutesOptions, verifactuRoutes } from "./routes.js";
