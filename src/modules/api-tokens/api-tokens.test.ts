@@ -129,3 +129,66 @@ describe("/api/api-tokens", () => {
     ).toBe(403);
   });
 });
+
+describe("tokens creating tokens", () => {
+  async function mint(payload: Record<string, unknown>, token = t.adminToken) {
+    const res = await createToken(token, { name: "minted", ...payload });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json() as { id: string; token: string; expires_at: string | null; scopes: string[] };
+  }
+  const inOneHour = () => new Date(Date.now() + 3600_000).toISOString();
+
+  it("a token without the api_tokens rule can't create tokens (the audit's api_access -> *)", async () => {
+    const parent = await mint({ scopes: ["api_access"], expires_at: inOneHour() });
+    const res = await createToken(parent.token, { name: "child", scopes: ["*"] });
+    expect(res.statusCode).toBe(403);
+    const wildcard = await mint({ scopes: ["*"] });
+    expect((await createToken(wildcard.token, { name: "child", scopes: ["api_access"] })).statusCode).toBe(
+      403,
+    );
+  });
+
+  it("never gives rules it lacks, nor a later expiry; no expiry given = its own", async () => {
+    const expires = inOneHour();
+    const parent = await mint({ scopes: ["api_access", "api_tokens", "mcp"], expires_at: expires });
+    expect((await createToken(parent.token, { name: "c", scopes: ["*"] })).statusCode).toBe(403);
+    const later = new Date(Date.now() + 7200_000).toISOString();
+    const tooLong = await createToken(parent.token, { name: "c", scopes: ["api_access"], expires_at: later });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().errors[0].path).toBe("body.expires_at");
+    const child = await mint({ scopes: ["api_access", "mcp:contacts"] }, parent.token);
+    expect(new Date(child.expires_at as string).getTime()).toBe(new Date(expires).getTime());
+  });
+
+  it("never widens the company: a company-restricted token creates tokens of that company only", async () => {
+    const parent = await mint({ scopes: ["api_access", "api_tokens"], company_id: companyA });
+    expect(
+      (await createToken(parent.token, { name: "c", scopes: ["api_access"], company_id: companyB }))
+        .statusCode,
+    ).toBe(404);
+    const child = await mint({ scopes: ["api_access"] }, parent.token);
+    const [row] = await t.db.select().from(apiTokens).where(eq(apiTokens.id, child.id));
+    expect(row.companyId).toBe(companyA);
+  });
+
+  it("children and grandchildren die with their parent, on REST and MCP", async () => {
+    const parent = await mint({ scopes: ["api_access", "api_tokens", "mcp"] });
+    const child = await mint({ scopes: ["api_access", "api_tokens", "mcp"] }, parent.token);
+    const grandchild = await mint({ scopes: ["api_access", "mcp"] }, child.token);
+    const rest = (token: string) => t.as(token, { method: "GET", url: "/api/companies" });
+    expect((await rest(grandchild.token)).statusCode).toBe(200);
+    expect(
+      (await t.as(t.adminToken, { method: "DELETE", url: `/api/api-tokens/${parent.id}` })).statusCode,
+    ).toBe(204);
+    for (const token of [parent.token, child.token, grandchild.token]) {
+      expect((await rest(token)).statusCode).toBe(401);
+      const mcp = await t.as(token, {
+        method: "POST",
+        url: "/api/mcp",
+        headers: { accept: "application/json, text/event-stream", "content-type": "application/json" },
+        payload: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+      });
+      expect(mcp.statusCode).toBe(401);
+    }
+  });
+});

@@ -93,9 +93,11 @@ export async function findToken(db: Db, id: string) {
   return row;
 }
 
+/** Deactivates the token and every token created through it, at any depth. */
 export async function deactivateToken(db: Db, id: string) {
-  await db
-    .update(apiTokens)
-    .set({ active: false })
-    .where(and(eq(apiTokens.id, id)));
+  await db.execute(sql`with recursive family as (
+                         select id from api_tokens where id = ${id}
+                         union
+                         select c.id from api_tokens c join family f on c.parent_token_id = f.id)
+                       update api_tokens set active = false where id in (select id from family)`);
 }

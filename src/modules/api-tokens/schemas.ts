@@ -7,8 +7,11 @@ import type { CreateTokenInput } from "./service.js";
 
 export const scopeSchema = z
   .string()
-  .regex(SCOPE_PATTERN, { message: "must be api_access, mcp, mcp:<area> or *" })
-  .describe("Access rule (resource_name): api_access (REST), mcp, mcp:<area> or *");
+  .regex(SCOPE_PATTERN, { message: "must be api_access, api_tokens, mcp, mcp:<area> or *" })
+  .describe(
+    "Access rule (resource_name): api_access (REST), mcp, mcp:<area>, * (all of those) or api_tokens " +
+      "(may create tokens no wider than itself, which die with it; not included in *)",
+  );
 
 export const tokenCreateBody = z.object({
   name: z.string().trim().min(1).max(100),

@@ -2,6 +2,8 @@
 export const REST_SCOPE = "api_access";
 export const MCP_SCOPE = "mcp";
 export const WILDCARD_SCOPE = "*";
+/** Lets a token create tokens (never wider than itself). Explicit: "*" does not include it. */
+export const TOKENS_SCOPE = "api_tokens";
 export const MCP_AREAS = [
   "invoices",
   "purchase_invoices",
@@ -13,7 +15,7 @@ export const MCP_AREAS = [
   "tax",
 ] as const;
 
-export const SCOPE_PATTERN = /^(\*|api_access|mcp|mcp:[a-z_]+)$/;
+export const SCOPE_PATTERN = /^(\*|api_access|api_tokens|mcp|mcp:[a-z_]+)$/;
 
 export const canUseRest = (scopes: readonly string[]) =>
   scopes.includes(REST_SCOPE) || scopes.includes(WILDCARD_SCOPE);
@@ -24,3 +26,9 @@ export const hasAnyMcpScope = (scopes: readonly string[]) =>
 /** May a token with these rules call an MCP tool needing `toolScope` (e.g. "mcp:contacts")? */
 export const canUseMcpTool = (scopes: readonly string[], toolScope: string) =>
   scopes.includes(MCP_SCOPE) || scopes.includes(WILDCARD_SCOPE) || scopes.includes(toolScope);
+
+/** Does a token holding `held` hold `scope` too (so it may give it to a token it creates)? */
+export const coversScope = (held: readonly string[], scope: string) =>
+  held.includes(scope) ||
+  (scope !== TOKENS_SCOPE && held.includes(WILDCARD_SCOPE)) ||
+  (scope.startsWith("mcp:") && held.includes(MCP_SCOPE));

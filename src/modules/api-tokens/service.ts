@@ -14,7 +14,7 @@ import {
   loadTokenForAuth,
   scopesOf,
 } from "./repository.js";
-import { canUseRest, hasAnyMcpScope } from "./scopes.js";
+import { canUseRest, coversScope, hasAnyMcpScope, TOKENS_SCOPE } from "./scopes.js";
 import { generateApiToken, hashApiToken } from "./secrets.js";
 
 export interface CreateTokenInput {
@@ -35,8 +35,9 @@ export async function createApiToken(ctx: AuthedCtx, input: CreateTokenInput) {
       { path: "body.expires_at", message: "is in the past" },
     ]);
   }
-  const secret = generateApiToken();
   const scopes = [...new Set(input.scopes)].sort();
+  const expiresAt = await boundByCreatingToken(ctx, scopes, input.expiresAt ?? null);
+  const secret = generateApiToken();
   const row = await inTransaction(ctx.db, (tx) =>
     insertToken(
       tx,
@@ -46,12 +47,43 @@ export async function createApiToken(ctx: AuthedCtx, input: CreateTokenInput) {
         keyHash: secret.keyHash,
         userId: ctx.actor.userId,
         companyId,
-        expiresAt: input.expiresAt ?? null,
+        expiresAt,
+        parentTokenId: ctx.actor.kind === "api_token" ? (ctx.actor.apiTokenId ?? null) : null,
       },
       scopes,
     ),
   );
   return { token: secret.token, record: { ...row, scopes } };
+}
+
+/**
+ * A token creating a token (ADR 010): only with the explicit api_tokens rule, never a rule it does
+ * not hold itself, never outliving it (no expiry given = its own). Its company restriction already
+ * bounds the new token's (the caller's companyId). The new token dies with it.
+ */
+async function boundByCreatingToken(ctx: AuthedCtx, scopes: string[], expiresAt: Date | null) {
+  const actor = ctx.actor;
+  if (actor.kind !== "api_token") return expiresAt;
+  const held = actor.scopes ?? [];
+  if (!held.includes(TOKENS_SCOPE)) {
+    throw new ForbiddenError(
+      "This API token may not create tokens: that needs the api_tokens rule, or a user's login",
+    );
+  }
+  const wider = scopes.filter((s) => !coversScope(held, s));
+  if (wider.length) {
+    throw new ForbiddenError(`A token can't give rules it does not hold: ${wider.join(", ")}`);
+  }
+  const parent = actor.apiTokenId ? await findToken(ctx.db, actor.apiTokenId) : undefined;
+  const limit = parent?.expiresAt ?? null;
+  if (!limit) return expiresAt;
+  if (!expiresAt) return limit;
+  if (expiresAt.getTime() > limit.getTime()) {
+    throw new BadRequestError("expires_at is later than the expiry of the token creating it", [
+      { path: "body.expires_at", message: `must be at most ${limit.toISOString()}` },
+    ]);
+  }
+  return expiresAt;
 }
 
 /** Tokens visible to the caller: a company-restricted caller sees only its company's. */

@@ -1,4 +1,14 @@
-import { boolean, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  type AnyPgColumn,
+  boolean,
+  index,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { createdAt, idColumn } from "../../platform/db/columns.js";
 import { companies } from "../companies/tables.js";
 import { users } from "../identity/tables.js";
@@ -16,12 +26,20 @@ export const apiTokens = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     companyId: uuid("company_id").references(() => companies.id, { onDelete: "cascade" }),
+    /** The token that created this one through the API (null: created by a user); it dies with it. */
+    parentTokenId: uuid("parent_token_id").references((): AnyPgColumn => apiTokens.id, {
+      onDelete: "cascade",
+    }),
     active: boolean("active").notNull().default(true),
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("api_tokens_key_hash_key").on(t.keyHash), index("api_tokens_user_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("api_tokens_key_hash_key").on(t.keyHash),
+    index("api_tokens_user_idx").on(t.userId),
+    index("api_tokens_parent_idx").on(t.parentTokenId),
+  ],
 );
 
 /** Access rules of a token: resource_name is api_access, mcp, mcp:<area> or *. */

@@ -35,7 +35,7 @@ export const enterpriseAuthRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> 
         tags,
         summary: "Exchange a refresh token for a new pair (the old one is spent)",
         body: refreshBody,
-        response: { 200: tokenPairOut, ...errorResponses(401) },
+        response: { 200: tokenPairOut, ...errorResponses(401, 409) },
       },
     },
     async (request) => toTokenPairOut(await auth.refresh(publicCtxOf(request), request.body.refresh_token)),

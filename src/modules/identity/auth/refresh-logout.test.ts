@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp, type TestUser } from "../../../../test/helpers/app.js";
 import { claimsOf, nowSeconds, signToken } from "../../../../test/helpers/jwt.js";
@@ -21,6 +22,13 @@ const refresh = (refresh_token: string) =>
 const me = (token: string) => t.as(token, { method: "GET", url: "/api/v1/users/me" });
 const logout = (token: string, payload?: object) =>
   t.as(token, { method: "POST", url: "/api/v1/auth/logout", ...(payload ? { payload } : {}) });
+
+/** Ages the spent refresh tokens past the race window: presenting one again is now reuse (theft). */
+async function ageSpentTokens() {
+  await t.db.execute(
+    sql`update refresh_tokens set used_at = used_at - interval '1 minute' where used_at is not null`,
+  );
+}
 
 /** Every token of these pairs is refused: access on /users/me, refresh on /auth/refresh. */
 async function expectDead(...pairs: Pair[]) {
@@ -52,15 +60,29 @@ describe("POST /api/v1/auth/refresh", () => {
     const legit = (await refresh(first.refresh_token)).json() as Pair;
     expect((await me(legit.access_token)).statusCode).toBe(200);
 
+    await ageSpentTokens();
     expectUnauthorized(await refresh(first.refresh_token)); // replayed: spent
     // The legitimate rotation's tokens die with the session.
     await expectDead(legit, first);
+  });
+
+  it("treats concurrent refreshes of one token as a race: one new pair, 409s, the session lives", async () => {
+    const first = await t.login(user.email, user.password);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => refresh(first.refresh_token)));
+    const won = answers.filter((r) => r.statusCode === 200);
+    expect(won).toHaveLength(1);
+    for (const r of answers) if (r.statusCode !== 200) expectProblem(r, 409);
+    // The winner's pair works, and keeps rotating.
+    const pair = won[0].json() as Pair;
+    expect((await me(pair.access_token)).statusCode).toBe(200);
+    expect((await refresh(pair.refresh_token)).statusCode).toBe(200);
   });
 
   it("leaves the user's other sessions alone on reuse", async () => {
     const other = await t.login(user.email, user.password);
     const victim = await t.login(user.email, user.password);
     await refresh(victim.refresh_token);
+    await ageSpentTokens();
     expectUnauthorized(await refresh(victim.refresh_token));
     expect((await me(other.access_token)).statusCode).toBe(200);
   });

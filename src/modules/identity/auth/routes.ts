@@ -47,7 +47,7 @@ export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
         summary: "Exchange a refresh token for a new pair",
         description: "The refresh token is spent; presenting it again revokes the whole session.",
         body: refreshBody,
-        response: { 200: tokenPairV1, ...errorResponses(401) },
+        response: { 200: tokenPairV1, ...errorResponses(401, 409) },
       },
     },
     async (request) => toTokenPairV1(await auth.refresh(publicCtxOf(request), request.body.refresh_token)),

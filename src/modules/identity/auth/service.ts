@@ -6,8 +6,12 @@ import type { TokenService } from "../../../platform/auth/tokens.js";
 import type { Db } from "../../../platform/db/client.js";
 import { inTransaction } from "../../../platform/db/sql.js";
 import type { AuthedCtx, Ctx } from "../../../platform/http/context.js";
-import { TooManyRequestsError, UnauthorizedError } from "../../../platform/http/errors.js";
+import { ConflictError, TooManyRequestsError, UnauthorizedError } from "../../../platform/http/errors.js";
 import { findUserByEmail } from "../users/repository.js";
+
+/** A refresh token presented again this soon after its rotation is a client's race, not theft. */
+export const REFRESH_REUSE_GRACE_MS = 10_000;
+
 import { GrantsCache, loadGrants, loadSessionState } from "./auth-state.js";
 import { KeyedQueue } from "./keyed-queue.js";
 import * as repo from "./repository.js";
@@ -86,7 +90,10 @@ export function createAuthService(deps: { tokens: TokenService }) {
     });
   }
 
-  /** Rotates a refresh token. A spent token presented again revokes its whole session. */
+  /**
+   * Rotates a refresh token. A spent token presented again within REFRESH_REUSE_GRACE_MS of its
+   * rotation is a 409 (concurrent refreshes of one client); later, it revokes its whole session.
+   */
   async function refresh(ctx: Ctx, refreshToken: string): Promise<TokenPair> {
     const claims = await tokens.verify(refreshToken, "refresh", ctx.tenantId);
     if (!claims) throw new UnauthorizedError("Invalid or expired refresh token");
@@ -94,6 +101,9 @@ export function createAuthService(deps: { tokens: TokenService }) {
       const row = await repo.lockRefreshToken(tx, claims);
       if (!row) return null;
       if (row.usedAt) {
+        // Within seconds of its rotation it is a race between the client's own requests (two tabs,
+        // a retry), not theft: 409, the session lives. Later, it is reuse: the session dies.
+        if (Date.now() - row.usedAt.getTime() < REFRESH_REUSE_GRACE_MS) return "race" as const;
         await repo.revokeSession(tx, row.sessionId, "refresh_token_reuse");
         return null;
       }
@@ -101,6 +111,11 @@ export function createAuthService(deps: { tokens: TokenService }) {
       await repo.markRefreshTokenUsed(tx, claims.jti);
       return issuePair(tx, ctx.tenantId, row.userId, row.sessionId);
     });
+    if (result === "race") {
+      throw new ConflictError(
+        "This refresh token was rotated a moment ago by a concurrent request; use the pair that request received",
+      );
+    }
     if (!result) throw new UnauthorizedError("Invalid, spent or revoked refresh token");
     return result;
   }

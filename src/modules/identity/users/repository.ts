@@ -86,6 +86,11 @@ export async function permissionsOfUser(db: Db, userId: string): Promise<string[
   return rows.map((r) => `${r.modulo}:${r.accion}`).sort();
 }
 
+/** Serialises every change that may shrink the set of active administrators (until the transaction ends). */
+export async function lockAdminSet(db: Db) {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext('cuadra:identity:admin-set'))`);
+}
+
 /** Active users holding the admin role, locked so two concurrent deactivations can't both pass. */
 export async function countActiveAdmins(db: Db, adminRoleId: string, excludingUserId?: string) {
   const rows = await db

@@ -89,8 +89,14 @@ async function assertEmailFree(ctx: Ctx, email: string, exceptId?: string) {
   if (existing && existing.id !== exceptId) throw new ConflictError("A user with this email already exists");
 }
 
-/** Refuses to leave the tenant without an active administrator. */
+/**
+ * Refuses to leave the tenant without an active administrator. Runs inside the transaction that
+ * removes the administrator, after taking the tenant's admin-set lock: concurrent removals (A
+ * deactivates B while B deactivates A while a third drops its own role) run one after the other,
+ * each counting what the previous ones committed.
+ */
 async function assertNotLastAdmin(ctx: Ctx, userId: string) {
+  await repo.lockAdminSet(ctx.db);
   const admin = await findRoleByName(ctx.db, ADMIN_ROLE_NAME);
   if (!admin) return;
   if (!(await repo.holdsRole(ctx.db, userId, admin.id))) return;

@@ -152,6 +152,16 @@ describe("editing and deleting", () => {
     expect((await call("GET", `/certifications/${second.id}`)).statusCode).toBe(404);
     expect((await createCert(budget.id, a.id)).number).toBe(2);
   });
+
+  it("answers concurrent deletes of one certification with one 204 and 404s, never a 500", async () => {
+    const { budget, a } = await budgetWithItems();
+    const cert = await createCert(budget.id, a.id);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => call("DELETE", `/certifications/${cert.id}`)),
+    );
+    const statuses = answers.map((r) => r.statusCode).sort();
+    expect(statuses).toEqual([204, ...Array(9).fill(404)]);
+  });
 });
 
 describe("states", () => {

@@ -94,7 +94,9 @@ async function lockForWrite(tx: Ctx["db"], id: string) {
   const found = await repo.findCertification(tx, id);
   if (!found) throw new NotFoundError("Certification");
   const budget = await loadBudgetForWrite(tx, found.budgetId);
-  const certification = (await repo.findCertification(tx, id, { lock: true })) as CertificationRow;
+  // Deleted by a concurrent request while this one waited for the budget's lock: gone, not a crash.
+  const certification = await repo.findCertification(tx, id, { lock: true });
+  if (!certification) throw new NotFoundError("Certification");
   if (certification.estado === "validada") {
     throw new ConflictError("A validated certification can no longer be changed", { estado: "validada" });
   }
