@@ -16,6 +16,7 @@ import {
   registerErrorHandling,
 } from "../platform/http/error-handler.js";
 import { healthRoutes } from "../platform/http/health.js";
+import { registerIdempotency } from "../platform/http/idempotency.js";
 import { loggerOptions } from "../platform/http/logging.js";
 import { registerSecurityHeaders } from "../platform/http/security-headers.js";
 import { uuidv7 } from "../platform/ids.js";
@@ -70,6 +71,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
       "X-Request-Id",
       "Mcp-Session-Id",
       "Mcp-Protocol-Version",
+      "Idempotency-Key",
     ],
     exposedHeaders: [
       "X-Request-Id",
@@ -77,6 +79,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
       "Content-Disposition",
       "Mcp-Session-Id",
       "WWW-Authenticate",
+      "Idempotent-Replayed",
     ],
     methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
     maxAge: 600,
@@ -104,6 +107,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
+  registerIdempotency(app);
   await app.register(healthRoutes);
 
   await app.register(

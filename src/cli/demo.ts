@@ -6,6 +6,8 @@ import { loadCompanyDemo } from "../modules/companies/index.js";
 import "../modules/documents/index.js";
 import { loadProductsDemo } from "../modules/products/index.js";
 import { loadProjectsDemo } from "../modules/projects/index.js";
+import { loadPurchasesDemo, type PurchasesDemoResult } from "../modules/purchases/index.js";
+import { loadSalesDemo, type SalesDemoResult } from "../modules/sales/index.js";
 import type { Db } from "../platform/db/client.js";
 import { type AuthedCtx, inCtxTransaction } from "../platform/http/context.js";
 import { cliActor } from "./api-token.js";
@@ -14,6 +16,8 @@ export interface DemoResult {
   budget: { created: boolean; budgetId: string };
   company: { created: boolean; companyId: string };
   entriesCreated: number;
+  sales: SalesDemoResult;
+  purchases: PurchasesDemoResult;
 }
 
 /**
@@ -39,5 +43,7 @@ export async function loadDemo(db: Db, adminEmail: string): Promise<DemoResult> 
   const company = await loadEnterpriseDemo(ctx);
   const contacts = await listContacts(ctx, { companyId: company.companyId, limit: 10_000, offset: 0 });
   const entriesCreated = await loadLedgerDemo(ctx, company.companyId, contacts.rows);
-  return { budget, company, entriesCreated };
+  const sales = await loadSalesDemo(ctx, company.companyId);
+  const purchases = await loadPurchasesDemo(ctx, company.companyId);
+  return { budget, company, entriesCreated, sales, purchases };
 }

@@ -3,6 +3,7 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
+import { acceptsIdempotencyKey, idempotencyKeyHeaderSchema } from "./idempotency.js";
 import "./route-config.js";
 import { useDocsCsp } from "./security-headers.js";
 
@@ -46,6 +47,7 @@ export async function registerApiDocs(scope: FastifyInstance, options: DocsOptio
           : "Any authenticated caller.";
         schema.description = schema.description ? `${schema.description}\n\n${who}` : who;
       }
+      if (acceptsIdempotencyKey(input.route) && !schema.headers) schema.headers = idempotencyKeyHeaderSchema;
       // Routes registered as "/" under a module prefix answer with and without the slash; document the bare one.
       return { ...out, url: out.url.length > 1 ? out.url.replace(/\/$/, "") : out.url };
     },
