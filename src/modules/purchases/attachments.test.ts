@@ -99,6 +99,46 @@ describe("supplier invoice attachments", () => {
     ).toEqual([]);
   });
 
+  it("two files in one upload and a truncated body are 400s; a file gone from disk is a 404 naming it", async () => {
+    const inv = await pendingInvoice();
+    const before = storedFiles().length;
+    const one = multipart("a.pdf", PDF);
+    const boundary = one.headers["content-type"].split("boundary=")[1];
+    const two = Buffer.concat([
+      one.payload.subarray(0, one.payload.length - boundary.length - 6),
+      one.payload,
+    ]);
+    const twice = await t.as(t.adminToken, {
+      method: "POST",
+      url: url(inv.id),
+      payload: two,
+      headers: one.headers,
+    });
+    expect(twice.statusCode, twice.body).toBe(400);
+    expect(twice.json().errors).toEqual([
+      { path: "body.file", message: "the upload carries more than one file" },
+    ]);
+    const cut = await t.as(t.adminToken, {
+      method: "POST",
+      url: url(inv.id),
+      payload: one.payload.subarray(0, 200),
+      headers: one.headers,
+    });
+    expect(cut.statusCode, cut.body).toBe(400);
+    expect(cut.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    expect(storedFiles().length).toBe(before);
+
+    const stored = expectStatus<{ id: string }>(await upload(inv.id, "albarán.pdf", PDF), 201);
+    const [added] = storedFiles()
+      .filter((f) => !f.endsWith(".partial"))
+      .slice(-1);
+    rmSync(join(storageDir, added));
+    const gone = await t.as(t.adminToken, { method: "GET", url: url(inv.id, `/${stored.id}`) });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json()).toMatchObject({ type: "urn:cuadra:problem:stored-file-missing" });
+    expect(gone.json().detail).toContain('"albarán.pdf"');
+  });
+
   it("deletes a file while the invoice is pending; an approved invoice keeps its files (409) but may receive more", async () => {
     const inv = await pendingInvoice();
     const first = expectStatus<{ id: string }>(await upload(inv.id, "a.pdf", PDF), 201);

@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { attachmentDisposition } from "../../../platform/file-types.js";
 import { ctxOf } from "../../../platform/http/context.js";
-import { BadRequestError, errorResponses, noContent } from "../../../platform/http/errors.js";
+import { errorResponses, noContent } from "../../../platform/http/errors.js";
+import { readSingleUpload } from "../../../platform/http/uploads.js";
 import { idParams } from "../../../platform/ids.js";
 import type { FileStorage } from "../../../platform/storage.js";
 import type { DocumentRoutesOptions } from "../engine/routes.js";
@@ -48,22 +49,18 @@ export function registerAttachmentRoutes(
           "stored). The SHA-256 of the content is kept. Any state: a booked invoice may still receive files.",
         consumes: ["multipart/form-data"],
         params: idParams,
-        response: { 201: attachmentOut, ...errorResponses(404, 413, 415) },
+        response: { 201: attachmentOut, ...errorResponses(404, 413, 415, 507) },
       },
     },
     async (request, reply) => {
-      const file = await request.file();
-      if (!file)
-        throw new BadRequestError("The request carries no file; send it in the multipart part `file`");
-      const content = await file.toBuffer();
-      if (file.fieldname !== "file")
-        throw new BadRequestError(
-          `The file must be sent in the multipart part \`file\`, not \`${file.fieldname}\``,
-        );
-      const row = await attachments.addAttachment(ctxOf(request), o.storage, scope, request.params.id, {
-        fileName: file.filename,
-        content,
-      });
+      const upload = await readSingleUpload(request);
+      const row = await attachments.addAttachment(
+        ctxOf(request),
+        o.storage,
+        scope,
+        request.params.id,
+        upload,
+      );
       return reply.code(201).send(toAttachmentOut(row));
     },
   );

@@ -3,10 +3,11 @@ import { type AuthedCtx, inCtxTransaction } from "../../../platform/http/context
 import {
   BadRequestError,
   ConflictError,
+  MissingStoredFileError,
   NotFoundError,
   UnsupportedMediaTypeError,
 } from "../../../platform/http/errors.js";
-import type { FileStorage, StoredFile } from "../../../platform/storage.js";
+import { type FileStorage, type StoredFile, StoredFileNotFoundError } from "../../../platform/storage.js";
 import { type DocumentScope, loadDocument } from "../engine/service.js";
 import * as repo from "./repository.js";
 
@@ -72,7 +73,15 @@ export async function downloadAttachment(
   const doc = await loadDocument(ctx, scope, documentId);
   const attachment = await repo.findAttachment(ctx.db, doc.id, attachmentId);
   if (!attachment) throw new NotFoundError("Attachment");
-  return { attachment, content: await storage.read(attachment.storageKey) };
+  try {
+    return { attachment, content: await storage.read(attachment.storageKey) };
+  } catch (err) {
+    if (!(err instanceof StoredFileNotFoundError)) throw err;
+    throw new MissingStoredFileError(
+      `The file "${attachment.fileName}" of attachment ${attachment.id} is missing from the file storage`,
+      attachment.storageKey,
+    );
+  }
 }
 
 export async function removeAttachment(
