@@ -31,7 +31,8 @@ export interface Norma43StatementInput {
 }
 
 const yymmdd = (iso: string) => iso.slice(2, 4) + iso.slice(5, 7) + iso.slice(8, 10);
-const num = (value: bigint | number | string, width: number) => String(value).padStart(width, "0").slice(-width);
+const num = (value: bigint | number | string, width: number) =>
+  String(value).padStart(width, "0").slice(-width);
 const alpha = (value: string, width: number) => value.slice(0, width).padEnd(width, " ");
 
 function cents(amount: string): bigint {
