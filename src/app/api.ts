@@ -11,6 +11,7 @@ import { enterpriseAuthRoutes } from "../modules/identity/index.js";
 import { productsModuleRoutes } from "../modules/products/index.js";
 import { purchaseRoutes } from "../modules/purchases/index.js";
 import { salesRoutes } from "../modules/sales/index.js";
+import { treasuryRoutes } from "../modules/treasury/index.js";
 import type { ModuleDeps } from "./deps.js";
 
 /**
@@ -37,4 +38,5 @@ export const enterpriseModules: FastifyPluginAsyncZod<ModuleDeps> = async (app, 
   await app.register(documentRoutes);
   await app.register(salesRoutes, { prefix: "/sales" });
   await app.register(purchaseRoutes, { prefix: "/purchases" });
+  await app.register(treasuryRoutes, { prefix: "/treasury" });
 };

@@ -10,10 +10,17 @@ import { createTokenService } from "../platform/auth/tokens.js";
 import type { TenantDirectory } from "../platform/db/tenancy.js";
 import { registerApiDocs } from "../platform/http/docs.js";
 import { documentCommonErrors } from "../platform/http/documented-errors.js";
-import { registerErrorHandling } from "../platform/http/error-handler.js";
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  registerErrorHandling,
+} from "../platform/http/error-handler.js";
 import { healthRoutes } from "../platform/http/health.js";
+import { registerIdempotency } from "../platform/http/idempotency.js";
 import { loggerOptions } from "../platform/http/logging.js";
+import { registerSecurityHeaders } from "../platform/http/security-headers.js";
 import { uuidv7 } from "../platform/ids.js";
+import type { FileStorage } from "../platform/storage.js";
 import { enterpriseModules } from "./api.js";
 import { v1Modules } from "./api-v1.js";
 import type { ModuleDeps } from "./deps.js";
@@ -23,6 +30,8 @@ export interface AppDeps {
   tenants: TenantDirectory;
   /** Where logs go (tests capture them); stdout by default. */
   logStream?: NodeJS.WritableStream;
+  /** File storage for uploads (tests inject faults); by default the disk under STORAGE_DIR. */
+  fileStorage?: FileStorage;
 }
 
 const VERSION = "0.1.0";
@@ -40,11 +49,15 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // Bad percent-encoding, a too long path parameter, an oversized head: problem+json too.
+    frameworkErrors,
+    clientErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   documentCommonErrors(app);
+  registerSecurityHeaders(app, { publicUrl: config.publicUrl });
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
@@ -58,6 +71,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
       "X-Request-Id",
       "Mcp-Session-Id",
       "Mcp-Protocol-Version",
+      "Idempotency-Key",
     ],
     exposedHeaders: [
       "X-Request-Id",
@@ -65,6 +79,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
       "Content-Disposition",
       "Mcp-Session-Id",
       "WWW-Authenticate",
+      "Idempotent-Replayed",
     ],
     methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
     maxAge: 600,
@@ -82,7 +97,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
     refreshTokenDays: config.refreshTokenDays,
   });
   const auth = createAuthService({ tokens });
-  const deps: ModuleDeps = { config, tokens, auth, tenants };
+  const deps: ModuleDeps = { config, tokens, auth, tenants, fileStorage: appDeps.fileStorage };
   registerGuard(app, {
     tenants,
     authenticators: {
@@ -92,6 +107,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
+  registerIdempotency(app);
   await app.register(healthRoutes);
 
   await app.register(

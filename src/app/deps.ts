@@ -2,6 +2,7 @@ import type { Config } from "../config.js";
 import type { AuthService } from "../modules/identity/index.js";
 import type { TokenService } from "../platform/auth/tokens.js";
 import type { TenantDirectory } from "../platform/db/tenancy.js";
+import type { FileStorage } from "../platform/storage.js";
 
 /**
  * What the app builds once and hands to the API surfaces (static, request-independent). Each module's
@@ -13,4 +14,6 @@ export interface ModuleDeps {
   tokens: TokenService;
   auth: AuthService;
   tenants: TenantDirectory;
+  /** File storage for uploads; by default on the disk under STORAGE_DIR. */
+  fileStorage?: FileStorage;
 }

@@ -6,6 +6,7 @@ import * as identity from "../../src/modules/identity/index.js";
 import type { Db } from "../../src/platform/db/client.js";
 import { singleTenant } from "../../src/platform/db/tenancy.js";
 import type { Ctx } from "../../src/platform/http/context.js";
+import type { FileStorage } from "../../src/platform/storage.js";
 import { TEST_ADMIN, TEST_JWT_SECRET } from "./constants.js";
 import { createTestDatabase, type TestDatabase } from "./db.js";
 
@@ -40,7 +41,10 @@ export interface TestUser {
 
 let counter = 0;
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { fileStorage?: FileStorage } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "info", JWT_SECRET: TEST_JWT_SECRET, ...env });
   const logs: string[] = [];
@@ -54,6 +58,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     config: { ...config, jwtSecret: TEST_JWT_SECRET },
     tenants: singleTenant(database.handle),
     logStream,
+    fileStorage: options.fileStorage,
   });
   await app.ready();
   const db = database.handle.db;

@@ -36,7 +36,11 @@ export const companyCreateBody = z.object({
   currency: z.string().trim().length(3).toUpperCase().optional(),
   is_active: z.boolean().optional(),
 });
-export const companyUpdateBody = companyCreateBody.partial();
+export const companyUpdateBody = companyCreateBody
+  .partial()
+  .refine((b) => Object.values(b).some((v) => v !== undefined), {
+    message: "at least one field is required",
+  });
 export const companyListQuery = apiListQuery;
 export const companyPage = apiPage(companyOut);
 

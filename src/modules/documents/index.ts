@@ -18,6 +18,20 @@ export {
   type ExemptionReason,
   ensureDocumentDefaults,
 } from "./defaults.js";
+export {
+  type AgingRow,
+  addDue,
+  addDuePayment,
+  agingByContact,
+  changeDueDate,
+  type DueListFilters,
+  type DueStatusFilter,
+  type DueView,
+  getDue,
+  listDues,
+  openDueSumsByDate,
+  splitDue,
+} from "./dues/service.js";
 export { type ConversionInput, convertDocuments } from "./engine/conversion.js";
 export {
   approvePurchaseInvoice,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { createFileStorage } from "../../platform/storage.js";
+import { createFileStorage, type FileStorage } from "../../platform/storage.js";
 import { activityRoutesV1 } from "./activities/routes.js";
 import { attachmentRoutes } from "./attachments/routes.js";
 import { bc3RoutesV1 } from "./bc3-io/routes.js";
@@ -11,6 +11,8 @@ import { budgetItemRoutesV1 } from "./items/routes.js";
 export interface ProjectRoutesOptions {
   /** STORAGE_DIR: where cost attachments are kept. */
   storageDir: string;
+  /** The storage itself, when the app was given one (tests inject file system faults). */
+  storage?: FileStorage;
 }
 
 /** /api/v1 project cost management: one line per sub-area. */
@@ -21,7 +23,7 @@ export const projectRoutesV1: FastifyPluginAsyncZod<ProjectRoutesOptions> = asyn
   await app.register(bc3RoutesV1);
   await app.register(certificationRoutes);
   // /accounting: a project's actual costs, their attachments and the budgeted/certified/cost summary.
-  const storage = createFileStorage(options.storageDir);
+  const storage = options.storage ?? createFileStorage(options.storageDir);
   await app.register(costEntryRoutes, { storage });
   await app.register(attachmentRoutes, { storage });
 };

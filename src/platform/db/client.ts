@@ -68,6 +68,14 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   });
   // An idle client losing its server must not crash the process: the next query reports it.
   pool.on("error", (err) => options.onPoolError?.(err));
+  // The pool only listens to its idle clients: a client checked out by a transaction (or between
+  // two statements of any request) that loses its server would emit an unhandled 'error' and end
+  // the process. Every client keeps this listener for its whole life; once it fired the client is
+  // not queryable, its next statement fails (a 503 for the request) and the pool discards it on
+  // release.
+  pool.on("connect", (client) => {
+    client.on("error", (err) => options.onPoolError?.(err));
+  });
   const db = drizzlePg(pool, { logger: queryLogger(options) }) as unknown as Db;
   return {
     kind: "postgres",

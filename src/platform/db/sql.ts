@@ -39,7 +39,7 @@ export function isConnectionError(err: unknown): boolean {
     )
       return true;
     if (
-      /Connection terminated|timeout exceeded when trying to connect|PGlite is closed|Cannot use a pool after calling end/i.test(
+      /Connection terminated|not queryable|timeout exceeded when trying to connect|PGlite is closed|Cannot use a pool after calling end/i.test(
         message,
       )
     )

@@ -3,7 +3,9 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
+import { acceptsIdempotencyKey, idempotencyKeyHeaderSchema } from "./idempotency.js";
 import "./route-config.js";
+import { useDocsCsp } from "./security-headers.js";
 
 const require = createRequire(import.meta.url);
 const REDOC_BUNDLE = require.resolve("redoc/bundles/redoc.standalone.js");
@@ -45,6 +47,7 @@ export async function registerApiDocs(scope: FastifyInstance, options: DocsOptio
           : "Any authenticated caller.";
         schema.description = schema.description ? `${schema.description}\n\n${who}` : who;
       }
+      if (acceptsIdempotencyKey(input.route) && !schema.headers) schema.headers = idempotencyKeyHeaderSchema;
       // Routes registered as "/" under a module prefix answer with and without the slash; document the bare one.
       return { ...out, url: out.url.length > 1 ? out.url.replace(/\/$/, "") : out.url };
     },
@@ -54,6 +57,8 @@ export async function registerApiDocs(scope: FastifyInstance, options: DocsOptio
     docs.addHook("onRoute", (route) => {
       route.config = { ...(route.config ?? {}), auth: "public" };
     });
+    // The pages load their own scripts, styles and fonts from here, nothing from elsewhere.
+    docs.addHook("onRequest", async (_request, reply) => useDocsCsp(reply));
     await docs.register(swaggerUi, {
       routePrefix: "/docs",
       // Without it, {prefix}/docs (no trailing slash) links its assets at /docs/static/...: 404s.

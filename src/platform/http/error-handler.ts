@@ -1,7 +1,10 @@
+import { STATUS_CODES } from "node:http";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { isConnectionError, sqlState } from "../db/sql.js";
-import { AppError, type FieldError, makeProblem, type Problem } from "./errors.js";
+import { AppError, type FieldError, MissingStoredFileError, makeProblem, type Problem } from "./errors.js";
+import { setSecurityHeaders } from "./security-headers.js";
+import { malformedMultipart } from "./uploads.js";
 
 const PROBLEM_CONTENT_TYPE = "application/problem+json; charset=utf-8";
 
@@ -26,6 +29,8 @@ const FRAMEWORK_ERRORS: Record<string, [number, string]> = {
   FST_PARTS_LIMIT: [413, "Too many parts in the upload"],
   FST_FIELDS_LIMIT: [413, "Too many fields in the upload"],
   FST_INVALID_MULTIPART_CONTENT_TYPE: [415, "The request is not multipart/form-data"],
+  FST_PROTO_VIOLATION: [400, "A multipart field name is not allowed"],
+  FST_INVALID_JSON_FIELD_ERROR: [400, "A multipart field declared as JSON is not valid JSON"],
   FST_ERR_VALIDATION: [400, "The request is not valid"],
 };
 
@@ -58,6 +63,12 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (error instanceof AppError) {
       const problem = makeProblem(error.status, error.message, instance, error.options);
       if (error.status >= 500) request.log.error({ err: error }, error.message);
+      if (error instanceof MissingStoredFileError) {
+        request.log.error(
+          { integrity: true, storageKey: error.storageKey },
+          `integrity error: ${error.message}`,
+        );
+      }
       return sendProblem(reply, problem, error.options.headers);
     }
     if (hasZodFastifySchemaValidationErrors(error) || error.validation) {
@@ -69,6 +80,8 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
     if (known) return sendProblem(reply, makeProblem(known[0], known[1], instance));
+    const multipart = malformedMultipart(error, request.isMultipart?.() ?? false);
+    if (multipart) return sendProblem(reply, makeProblem(400, multipart, instance, { code: "validation" }));
     const state = sqlState(error);
     const db = state ? databaseProblem(state) : undefined;
     if (db) {
@@ -99,4 +112,48 @@ export function registerErrorHandling(app: FastifyInstance) {
       makeProblem(404, `No route ${request.method} ${instanceOf(request)}`, instanceOf(request)),
     ),
   );
+}
+
+/** What Fastify answers before routing (Fastify's `frameworkErrors` option): problems too. */
+export function frameworkErrors(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply | undefined {
+  const instance = instanceOf(request);
+  setSecurityHeaders(reply); // no hook runs for these
+  if (error.code === "FST_ERR_BAD_URL") {
+    return sendProblem(
+      reply,
+      makeProblem(400, "The URL is not valid: a path segment has bad percent-encoding", instance),
+    );
+  }
+  if (error.code === "FST_ERR_MAX_PARAM_LENGTH") {
+    return sendProblem(reply, makeProblem(414, "A path parameter of the URL is too long", instance));
+  }
+  const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 400;
+  return sendProblem(reply, makeProblem(status, error.message, instance));
+}
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, "The request's headers (URL included) are larger than the server accepts"],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "The request took too long to arrive"],
+};
+
+/**
+ * Errors of the HTTP parser, before Fastify sees a request (Node's `clientError`): an oversized head
+ * (431), a timeout (408), a malformed request (400), written on the socket as problem+json.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: import("node:net").Socket) {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const [status, detail] = (error.code && CLIENT_ERRORS[error.code]) || [400, "The request is malformed"];
+  const body = JSON.stringify(makeProblem(status, detail, "/"));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\n` +
+        `Connection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

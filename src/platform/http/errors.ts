@@ -38,13 +38,17 @@ const CODE_BY_STATUS: Record<number, string> = {
   404: "not-found",
   405: "method-not-allowed",
   406: "not-acceptable",
+  408: "request-timeout",
   409: "conflict",
   413: "payload-too-large",
+  414: "uri-too-long",
   415: "unsupported-media-type",
   422: "unprocessable",
   429: "too-many-requests",
+  431: "headers-too-large",
   500: "internal",
   503: "unavailable",
+  507: "insufficient-storage",
 };
 
 export function problemType(status: number, code?: string): string {
@@ -131,6 +135,38 @@ export class TooManyRequestsError extends AppError {
 export class ServiceUnavailableError extends AppError {
   constructor(message = "The database is unavailable; try again shortly") {
     super(503, message, { headers: { "retry-after": "5" } });
+  }
+}
+
+/** The file storage has no room left (ENOSPC, quota): nothing was kept. */
+export class InsufficientStorageError extends AppError {
+  constructor() {
+    super(507, "The file storage is full; nothing was saved. Try again once space has been freed", {
+      code: "storage-full",
+    });
+  }
+}
+
+/** The file storage cannot be written or read (permissions, read-only or failing disk). */
+export class StorageUnavailableError extends AppError {
+  constructor() {
+    super(503, "The file storage is unavailable; nothing was saved. Try again shortly", {
+      code: "storage-unavailable",
+      headers: { "retry-after": "30" },
+    });
+  }
+}
+
+/**
+ * A record whose stored file is gone from disk: a 404 naming the file for the client, and an
+ * integrity error in the log for the operator (the error handler logs it).
+ */
+export class MissingStoredFileError extends AppError {
+  constructor(
+    message: string,
+    readonly storageKey: string,
+  ) {
+    super(404, message, { code: "stored-file-missing" });
   }
 }
 

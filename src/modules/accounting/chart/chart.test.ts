@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../../test/helpers/app.js";
+import { expectProblem } from "../../../../test/helpers/problem.js";
 import {
   createCompany,
   createFiscalYear,
@@ -11,11 +12,28 @@ import {
 
 let t: TestApp;
 let companyId: string;
+let otherCompanyId: string;
+/** A supplier of the company (it gets its own 400 subaccount) and one of another company. */
+let contactId: string;
+let otherContactId: string;
+
+async function createSupplier(company: string, name: string) {
+  const res = await t.as(t.adminToken, {
+    method: "POST",
+    url: "/api/clients",
+    payload: { company_id: company, contact_type: "supplier", name },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().id as string;
+}
 
 beforeAll(async () => {
   t = await createTestApp();
   companyId = await createCompany(t);
+  otherCompanyId = await createCompany(t);
   await createFiscalYear(t, companyId, "2026");
+  contactId = await createSupplier(companyId, "Suministros Ebro");
+  otherContactId = await createSupplier(otherCompanyId, "Ajena SA");
 });
 afterAll(async () => {
   await t?.close();
@@ -71,14 +89,14 @@ describe("subaccounts", () => {
       fiscal_year_code: "2026",
       code: "4300000077",
       name: "Cliente varios",
-      contact_id: "0190f2a4-0000-7000-8000-0000000000c7",
+      contact_id: contactId,
     });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({
       code: "4300000077",
       account_code: "4300",
       fiscal_year_code: "2026",
-      contact_id: "0190f2a4-0000-7000-8000-0000000000c7",
+      contact_id: contactId,
       is_active: true,
     });
     const bank = await post("/subaccounts", {
@@ -105,15 +123,35 @@ describe("subaccounts", () => {
     }
   });
 
+  it("refuses a contact_id that is not a contact of the company with a 400 naming the field", async () => {
+    for (const contact of ["0190f2a4-0000-7000-8000-0000000000c7", otherContactId]) {
+      const res = await post("/subaccounts", {
+        fiscal_year_code: "2026",
+        code: "4300000079",
+        name: "Cliente ajeno",
+        contact_id: contact,
+      });
+      const body = expectProblem(res, 400);
+      expect(body.errors).toEqual([
+        { path: "contact_id", message: "must be a contact of the subaccount's company" },
+      ]);
+    }
+    const list = await get(`/subaccounts?fiscal_year_code=2026&company_id=${companyId}&search=ajeno`);
+    expect(list.json().total).toBe(0);
+  });
+
   it("lists by account prefix, contact and search", async () => {
     const list = async (query: string) =>
       (await get(`/subaccounts?fiscal_year_code=2026&company_id=${companyId}&${query}`)).json();
     expect((await list("account_code=43")).data.map((s: { code: string }) => s.code)).toEqual(["4300000077"]);
     expect((await list("search=varios")).total).toBe(1);
-    expect((await list("contact_id=0190f2a4-0000-7000-8000-0000000000c7")).total).toBe(1);
+    expect((await list(`contact_id=${contactId}`)).data.map((s: { code: string }) => s.code)).toEqual([
+      "4000000001",
+      "4300000077",
+    ]);
     expect((await list("account_code=5")).data.map((s: { code: string }) => s.code)).toEqual(["5720000001"]);
     const all = await list("limit=2&skip=1");
-    expect(all).toMatchObject({ total: 4, skip: 1, limit: 2 });
-    expect(all.data.map((s: { code: string }) => s.code)).toEqual(["4300000077", "5720000001"]);
+    expect(all).toMatchObject({ total: 5, skip: 1, limit: 2 });
+    expect(all.data.map((s: { code: string }) => s.code)).toEqual(["4000000001", "4300000077"]);
   });
 });

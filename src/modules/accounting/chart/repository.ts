@@ -232,3 +232,17 @@ export async function accountNamesByCode(db: Db, fiscalYearId: string, codes: st
     .where(and(eq(accounts.fiscalYearId, fiscalYearId), inArray(accounts.code, [...new Set(codes)])));
   return new Map(rows.map((r) => [r.code, r.name]));
 }
+
+/**
+ * The company of a contact, or undefined when there is none with that id. The contacts table
+ * belongs to the clients module, which depends on this one; it is read by name so the modules do
+ * not import each other.
+ */
+export async function companyOfContact(db: Db, contactId: string): Promise<string | undefined> {
+  const result = (await db.execute(
+    sql`select company_id from contacts where id = ${contactId}`,
+  )) as unknown as {
+    rows: { company_id: string }[];
+  };
+  return result.rows[0]?.company_id;
+}

@@ -75,6 +75,12 @@ export async function createSubaccount(
       { path: "code", message: "must start with the code of an account (3 digits or more) of the year" },
     ]);
   }
+  if (input.contactId && (await repo.companyOfContact(ctx.db, input.contactId)) !== year.companyId) {
+    // another company's contact answers like a missing one: its existence is not disclosed
+    throw new BadRequestError(`Contact ${input.contactId} is not a contact of this company`, [
+      { path: "contact_id", message: "must be a contact of the subaccount's company" },
+    ]);
+  }
   if (await repo.findSubaccountByCode(ctx.db, year.id, input.code))
     throw new ConflictError(`Fiscal year ${year.code} already has a subaccount ${input.code}`);
   const [row] = await repo.insertSubaccounts(ctx.db, [

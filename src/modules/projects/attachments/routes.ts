@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ctxOf } from "../../../platform/http/context.js";
-import { BadRequestError, errorResponses, noContent } from "../../../platform/http/errors.js";
+import { errorResponses, noContent } from "../../../platform/http/errors.js";
+import { readSingleUpload } from "../../../platform/http/uploads.js";
 import { idParams } from "../../../platform/ids.js";
 import type { FileStorage } from "../../../platform/storage.js";
 import { attachmentDisposition } from "./file-types.js";
@@ -38,23 +39,12 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> =
           "both checked; otherwise 415), at most MAX_UPLOAD_MB (otherwise 413 and nothing is stored).",
         consumes: ["multipart/form-data"],
         params: idParams,
-        response: { 201: attachmentOut, ...errorResponses(404, 409, 413, 415) },
+        response: { 201: attachmentOut, ...errorResponses(404, 409, 413, 415, 507) },
       },
     },
     async (request, reply) => {
-      const file = await request.file();
-      if (!file)
-        throw new BadRequestError("The request carries no file; send it in the multipart part `file`");
-      const content = await file.toBuffer();
-      if (file.fieldname !== "file") {
-        throw new BadRequestError(
-          `The file must be sent in the multipart part \`file\`, not \`${file.fieldname}\``,
-        );
-      }
-      const row = await attachments.addAttachment(ctxOf(request), storage, request.params.id, {
-        fileName: file.filename,
-        content,
-      });
+      const upload = await readSingleUpload(request);
+      const row = await attachments.addAttachment(ctxOf(request), storage, request.params.id, upload);
       return reply.code(201).send(toAttachmentOut(row));
     },
   );

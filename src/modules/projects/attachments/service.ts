@@ -1,7 +1,12 @@
 import { inTransaction } from "../../../platform/db/sql.js";
 import { type AuthedCtx, type Ctx, inCtxTransaction } from "../../../platform/http/context.js";
-import { BadRequestError, NotFoundError, UnsupportedMediaTypeError } from "../../../platform/http/errors.js";
-import type { FileStorage, StoredFile } from "../../../platform/storage.js";
+import {
+  BadRequestError,
+  MissingStoredFileError,
+  NotFoundError,
+  UnsupportedMediaTypeError,
+} from "../../../platform/http/errors.js";
+import { type FileStorage, type StoredFile, StoredFileNotFoundError } from "../../../platform/storage.js";
 import { loadBudgetForWrite } from "../budget-access.js";
 import { getCostEntry } from "../costs/service.js";
 import { cleanFileName, detectAttachmentType } from "./file-types.js";
@@ -56,7 +61,15 @@ export async function downloadAttachment(
   await getCostEntry(ctx, costEntryId);
   const attachment = await repo.findAttachment(ctx.db, costEntryId, attachmentId);
   if (!attachment) throw new NotFoundError("Attachment");
-  return { attachment, content: await storage.read(attachment.storageKey) };
+  try {
+    return { attachment, content: await storage.read(attachment.storageKey) };
+  } catch (err) {
+    if (!(err instanceof StoredFileNotFoundError)) throw err;
+    throw new MissingStoredFileError(
+      `The file "${attachment.fileName}" of attachment ${attachment.id} is missing from the file storage`,
+      attachment.storageKey,
+    );
+  }
 }
 
 export async function removeAttachment(

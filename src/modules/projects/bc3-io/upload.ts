@@ -1,17 +1,10 @@
 import type { FastifyRequest } from "fastify";
-import { BadRequestError } from "../../../platform/http/errors.js";
+import { readSingleUpload } from "../../../platform/http/uploads.js";
 
 /**
- * The bytes of the multipart file field `field`. Over MAX_UPLOAD_MB, toBuffer() throws
- * FST_REQ_FILE_TOO_LARGE, which the error handler answers with 413.
+ * The bytes of the one multipart file in `field`. Over MAX_UPLOAD_MB: 413; no file, another
+ * field, two files or a malformed body: 400.
  */
 export async function readUploadedFile(request: FastifyRequest, field = "file"): Promise<Buffer> {
-  const file = await request.file();
-  if (!file || file.fieldname !== field) {
-    file?.file.resume();
-    throw new BadRequestError(`Upload the file in the multipart field "${field}"`, [
-      { path: `body.${field}`, message: "is required" },
-    ]);
-  }
-  return file.toBuffer();
+  return (await readSingleUpload(request, field)).content;
 }
