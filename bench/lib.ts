@@ -38,8 +38,11 @@ export async function freshDatabase(
   return { url: url.toString(), handle };
 }
 
-export async function startApp(handle: DatabaseHandle): Promise<{ app: FastifyInstance; base: string }> {
-  const config = loadConfig({ NODE_ENV: "production", LOG_LEVEL: "silent", JWT_SECRET: SECRET });
+export async function startApp(
+  handle: DatabaseHandle,
+  env: Record<string, string> = {},
+): Promise<{ app: FastifyInstance; base: string }> {
+  const config = loadConfig({ NODE_ENV: "production", LOG_LEVEL: "silent", JWT_SECRET: SECRET, ...env });
   const app = await buildApp({ config: { ...config, jwtSecret: SECRET }, tenants: singleTenant(handle) });
   const address = await app.listen({ port: 0, host: "127.0.0.1" });
   return { app, base: address };

@@ -1,3 +1,4 @@
+import { benchBanking } from "./banking.js";
 import { benchBc3 } from "./bc3-import.js";
 import { benchIdentity } from "./identity.js";
 import { benchLedger } from "./ledger.js";
@@ -9,6 +10,7 @@ const sections: Record<string, () => Promise<void>> = {
   bc3: benchBc3,
   ledger: benchLedger,
   mcp: benchMcpSection,
+  banking: benchBanking,
 };
 
 const wanted = process.argv.slice(2).filter((a) => a !== "--");

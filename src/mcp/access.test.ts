@@ -10,6 +10,7 @@ import {
   streamableClient,
   structured,
 } from "./test-support.js";
+import { TOOLS } from "./tools/index.js";
 
 let t: TestApp;
 let books: Books;
@@ -203,7 +204,7 @@ describe("scopes", () => {
     await areas.client.close();
     for (const scope of ["mcp", "*"]) {
       const all = await names((await createApiToken(t, [scope])).token);
-      expect(all.names).toHaveLength(7);
+      expect(all.names).toHaveLength(TOOLS.length);
       await all.client.close();
     }
   });

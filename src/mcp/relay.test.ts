@@ -10,6 +10,7 @@ import { loadConfig } from "../config.js";
 import { singleTenant } from "../platform/db/tenancy.js";
 import { sessionKey } from "./relay.js";
 import { type Books, createApiToken, openRawStream, seedBooks, structured } from "./test-support.js";
+import { TOOLS } from "./tools/index.js";
 
 const REDIS_URL = "redis://127.0.0.1:6379";
 
@@ -135,7 +136,7 @@ describe("Redis relay between server nodes", () => {
     });
     await client.connect(transport);
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(7);
+    expect(tools).toHaveLength(TOOLS.length);
     const contact = structured(
       await client.callTool({ name: "get_contact", arguments: { contact_id: books.customer.id } }),
     );

@@ -11,6 +11,7 @@ import {
   sseClient,
   structured,
 } from "./test-support.js";
+import { TOOLS } from "./tools/index.js";
 
 let t: TestApp;
 let books: Books;
@@ -69,7 +70,7 @@ describe("legacy SSE transport", () => {
     expect(noSlash.status).toBe(202);
     const listed = await stream.nextMessage();
     expect(listed.id).toBe(2);
-    expect((listed.result as { tools: unknown[] }).tools).toHaveLength(7);
+    expect((listed.result as { tools: unknown[] }).tools).toHaveLength(TOOLS.length);
     const garbage = await postMessage(stream.endpoint, token, { hello: "world" });
     expect(garbage.status).toBe(400);
     stream.close();

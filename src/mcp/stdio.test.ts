@@ -16,6 +16,7 @@ import { openDatabase } from "../platform/db/client.js";
 import { singleTenant, type TenantDirectory } from "../platform/db/tenancy.js";
 import { LOCAL_SERVER_FILE, publishLocalServer } from "./local-server-file.js";
 import { type Books, createApiToken, errorText, seedBooks, structured } from "./test-support.js";
+import { TOOLS } from "./tools/index.js";
 
 let t: TestApp;
 let books: Books;
@@ -102,7 +103,7 @@ describe("stdio, reading the database itself", () => {
   it("without MCP_AUTH_TOKEN: every tool and every company", async () => {
     const mcp = await stdioClient(directEnv());
     const { tools } = await mcp.client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toHaveLength(7);
+    expect(tools.map((tool) => tool.name).sort()).toHaveLength(TOOLS.length);
     const contacts = structured<{ total: number }>(
       await mcp.client.callTool({ name: "list_contacts", arguments: {} }),
     );
@@ -208,7 +209,7 @@ describe("stdio next to a running server (PGlite admits one process per data dir
       await mcp.client.callTool({ name: "list_contacts", arguments: { search: "Recien" } }),
     );
     expect(found.items.map((c) => c.name)).toEqual(["Recien llegado"]);
-    expect((await mcp.client.listTools()).tools).toHaveLength(7);
+    expect((await mcp.client.listTools()).tools).toHaveLength(TOOLS.length);
     expect(mcp.stderr()).toMatch(/relaying to the server/);
     await mcp.close();
   }, 60_000);

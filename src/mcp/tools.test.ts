@@ -23,6 +23,7 @@ const TOOL_NAMES = [
   "get_contact",
   "get_product",
   "list_accounts",
+  "list_bank_movements",
   "list_contacts",
   "list_journal_entries",
   "list_products",
@@ -48,7 +49,7 @@ const rest = async (url: string) => {
 };
 
 describe("tools/list", () => {
-  it("lists the seven read-only tools with titles, described and bounded inputs, and output schemas", async () => {
+  it("lists every read-only tool with titles, described and bounded inputs, and output schemas", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
     for (const tool of tools) {
@@ -263,6 +264,7 @@ describe("no tool writes", () => {
       list_accounts: { fiscal_year_code: "2026", company_id: books.companyId },
       get_account_balance: { account_code: "572", fiscal_year_code: "2026", company_id: books.companyId },
       list_journal_entries: { company_id: books.companyId },
+      list_bank_movements: {},
     };
     expect(Object.keys(args).sort()).toEqual(tools.map((tool) => tool.name).sort());
     const before = await snapshotTables(t.db);

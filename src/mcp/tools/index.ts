@@ -1,4 +1,5 @@
 import type { ToolSpec } from "../tool-kit.js";
+import { listBankMovements } from "./banking.js";
 import { getContact, listContacts } from "./contacts.js";
 import { getAccountBalance, listAccounts, listJournalEntries } from "./ledger.js";
 import { getProduct, listProducts } from "./products.js";
@@ -15,4 +16,5 @@ export const TOOLS: readonly ToolSpec[] = [
   listAccounts,
   getAccountBalance,
   listJournalEntries,
+  listBankMovements,
 ];

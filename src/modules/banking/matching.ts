@@ -30,6 +30,14 @@ const TOLERANCE_RATE = 0.01;
 const DUE_DATE_DAYS = 7;
 /** Codes and tax ids shorter than this are too common in bank texts to mean anything. */
 const MIN_CODE_LENGTH = 4;
+/**
+ * Dues sharing one exact amount beyond this many are not suggested on the amount alone (40 + name
+ * 10 + date 10): a subscription billed to thousands of customers would otherwise score every one
+ * of them for every movement. The code or the tax id still finds them.
+ */
+const MAX_AMOUNT_BUCKET = 200;
+/** Suggestions kept per movement, best first. */
+const MAX_SUGGESTIONS = 10;
 
 export interface MatchMovement {
   id: string;
@@ -154,6 +162,7 @@ interface IndexedDue {
 export interface DueIndex {
   byEffect: Map<number, IndexedDue[]>;
   byCode: Map<string, IndexedDue[]>;
+  /** Per tax id, its dues sorted by bank effect (looked up by amount range). */
   byTaxId: Map<string, IndexedDue[]>;
 }
 
@@ -186,6 +195,7 @@ export function indexDues(dues: Iterable<MatchDue>): DueIndex {
     for (const code of codes) push(byCode, code, item);
     if (taxId.length >= MIN_CODE_LENGTH) push(byTaxId, taxId, item);
   }
+  for (const list of byTaxId.values()) list.sort((a, b) => a.effect - b.effect);
   return { byEffect, byCode, byTaxId };
 }
 
@@ -244,6 +254,25 @@ function score(m: MovementFacts, c: IndexedDue) {
 }
 
 /**
+ * A contact's dues whose amount is within tolerance of the movement's: without the code, a tax id
+ * (20) reaches 50 only with a close or exact amount (25/40) — so a customer with thousands of
+ * open receipts costs a binary search, not a scan.
+ */
+function closeTo(sorted: IndexedDue[], amount: number): IndexedDue[] {
+  const span = Math.max(TOLERANCE_FLOOR_CENTS, Math.ceil(Math.abs(amount) * TOLERANCE_RATE * 1.02) + 1);
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]!.effect < amount - span) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: IndexedDue[] = [];
+  for (let i = lo; i < sorted.length && sorted[i]!.effect <= amount + span; i++) out.push(sorted[i]!);
+  return out;
+}
+
+/**
  * The suggestions (score >= 50, best first) for one movement. Only dues that can reach 50 are
  * scored: the same or a close amount, or a code or tax id found in the texts.
  */
@@ -251,11 +280,13 @@ export function suggestFor(movement: MatchMovement, index: DueIndex): Suggestion
   const amount = cents(movement.amount);
   if (amount === 0) return [];
   const keys = textKeys(movement.texts);
-  const candidates = new Set<IndexedDue>(index.byEffect.get(amount) ?? []);
+  const sameAmount = index.byEffect.get(amount) ?? [];
+  const candidates = new Set<IndexedDue>(sameAmount.length <= MAX_AMOUNT_BUCKET ? sameAmount : []);
   for (const key of keys) {
     for (const c of index.byCode.get(key) ?? []) candidates.add(c);
     const noPrefix = key.startsWith("ES") && key.length > 9 ? key.slice(2) : key;
-    for (const c of index.byTaxId.get(noPrefix) ?? []) candidates.add(c);
+    const ofContact = index.byTaxId.get(noPrefix);
+    if (ofContact) for (const c of closeTo(ofContact, amount)) candidates.add(c);
   }
   // A close amount (25) reaches 50 only with the code (30) or the tax id and the date (20 + 10),
   // so the dues found by code or tax id above are all the close ones that can be suggested.
@@ -279,7 +310,7 @@ export function suggestFor(movement: MatchMovement, index: DueIndex): Suggestion
         reasons: s.reasons,
       });
   }
-  return out.sort((a, b) => b.score - a.score || a.dueId.localeCompare(b.dueId));
+  return out.sort((a, b) => b.score - a.score || a.dueId.localeCompare(b.dueId)).slice(0, MAX_SUGGESTIONS);
 }
 
 export function suggestAll(
