@@ -50,7 +50,10 @@ async function seedReceipts(db: Db, companyId: string, contactId: string, count:
   await db.execute(sql`analyze documents, document_dues`);
 }
 
-/** A Norma 43 file paying the first `count` receipts by transfer, invoice code and name in the concept. */
+/**
+ * A Norma 43 file paying the first `count` receipts by transfer, invoice code and name in the
+ * concept: two statements of the account (1-14 and 15-31 March), as record 33 counts at most 99,999.
+ */
 function statement(count: number): Buffer {
   const movements = [];
   for (let g = 1; g <= count; g++) {
@@ -63,16 +66,23 @@ function statement(count: number): Buffer {
       concepts: [`TRANSFERENCIA FV2026-${String(g).padStart(6, "0")}`, `CLIENTE BENCH ${g}`],
     });
   }
+  const account = {
+    bank: IBAN.slice(4, 8),
+    office: IBAN.slice(8, 12),
+    account: IBAN.slice(14, 24),
+    name: "BENCH",
+  };
+  const first = movements.filter((m) => m.operationDate < "2026-03-15");
+  const second = movements.filter((m) => m.operationDate >= "2026-03-15");
+  const closing = first.reduce((acc, m) => acc + Math.round(Number(m.amount) * 100), 0);
   return writeNorma43([
+    { ...account, dateFrom: "2026-03-01", dateTo: "2026-03-14", openingBalance: "0.00", movements: first },
     {
-      bank: IBAN.slice(4, 8),
-      office: IBAN.slice(8, 12),
-      account: IBAN.slice(14, 24),
-      dateFrom: "2026-03-01",
+      ...account,
+      dateFrom: "2026-03-15",
       dateTo: "2026-03-31",
-      openingBalance: "0.00",
-      name: "BENCH",
-      movements,
+      openingBalance: `${Math.floor(closing / 100)}.${String(closing % 100).padStart(2, "0")}`,
+      movements: second,
     },
   ]);
 }
@@ -111,7 +121,12 @@ export async function benchBanking() {
       name: "Bench banking",
       tax_id: "B12345674",
     });
-    await call(app, token, "POST", "/api/accounting/fiscal-years", { company_id: company.id, code: "2026" });
+    await call(app, token, "POST", "/api/accounting/fiscal-years", {
+      company_id: company.id,
+      code: "2026",
+      start_date: "2026-01-01",
+      end_date: "2026-12-31",
+    });
     const customer = await call(app, token, "POST", "/api/clients", {
       company_id: company.id,
       contact_type: "customer",

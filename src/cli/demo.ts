@@ -1,5 +1,6 @@
 import { loadLedgerDemo } from "../modules/accounting/index.js";
 import { loadAgentsDemo } from "../modules/agents/index.js";
+import { loadBankingDemo } from "../modules/banking/index.js";
 import { listContacts, loadContactsDemo } from "../modules/clients/index.js";
 import { loadCompanyDemo } from "../modules/companies/index.js";
 // The demo company gets the documents engine's defaults (series, tax codes...) like any other company.
@@ -14,6 +15,7 @@ export interface DemoResult {
   budget: { created: boolean; budgetId: string };
   company: { created: boolean; companyId: string };
   entriesCreated: number;
+  bankMovements: number;
 }
 
 /**
@@ -39,5 +41,7 @@ export async function loadDemo(db: Db, adminEmail: string): Promise<DemoResult> 
   const company = await loadEnterpriseDemo(ctx);
   const contacts = await listContacts(ctx, { companyId: company.companyId, limit: 10_000, offset: 0 });
   const entriesCreated = await loadLedgerDemo(ctx, company.companyId, contacts.rows);
-  return { budget, company, entriesCreated };
+  // After the demos that issue invoices: the statement is generated from their open receipts.
+  const banking = await loadBankingDemo(ctx, company.companyId);
+  return { budget, company, entriesCreated, bankMovements: banking.movements };
 }

@@ -30,6 +30,9 @@ export interface Norma43StatementInput {
   movements: Norma43MovementInput[];
 }
 
+/** Record 33 counts debits and credits in 5 digits each. */
+const MAX_MOVEMENTS = 99_999;
+
 const yymmdd = (iso: string) => iso.slice(2, 4) + iso.slice(5, 7) + iso.slice(8, 10);
 const num = (value: bigint | number | string, width: number) =>
   String(value).padStart(width, "0").slice(-width);
@@ -44,6 +47,10 @@ function cents(amount: string): bigint {
 export function writeNorma43(statements: Norma43StatementInput[]): Buffer {
   const out: string[] = [];
   for (const s of statements) {
+    if (s.movements.length > MAX_MOVEMENTS)
+      throw new Error(
+        `A Norma 43 account block holds at most ${MAX_MOVEMENTS} movements (record 33 counts in 5 digits): split the statement`,
+      );
     const key = num(s.bank, 4) + num(s.office, 4) + num(s.account, 10);
     const opening = cents(s.openingBalance);
     out.push(

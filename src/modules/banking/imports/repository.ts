@@ -52,3 +52,12 @@ export async function insertMovements(db: Db, rows: MovementInsert[]): Promise<v
     await db.insert(bankMovements).values(rows.slice(i, i + INSERT_CHUNK));
   }
 }
+
+export async function companyHasImports(db: Db, companyId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: bankImports.id })
+    .from(bankImports)
+    .where(eq(bankImports.companyId, companyId))
+    .limit(1);
+  return Boolean(row);
+}
