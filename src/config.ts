@@ -42,6 +42,24 @@ const envSchema = z
     MCP_TENANT: optionalString,
     SSE_URL: optionalString.pipe(z.url().optional()),
     MCP_AUTHORIZATION: optionalString,
+    VERIFACTU_SOFTWARE_NAME: z.string().trim().min(1).max(30).default("Cuadra"),
+    VERIFACTU_SOFTWARE_ID: z.string().trim().min(1).max(2).default("CU"),
+    VERIFACTU_SOFTWARE_VERSION: z.string().trim().min(1).max(50).default("0.1.0"),
+    VERIFACTU_INSTALLATION: z.string().trim().min(1).max(100).default("0001"),
+    VERIFACTU_PRODUCER_NAME: optionalString,
+    VERIFACTU_PRODUCER_NIF: optionalString.pipe(
+      z.string().length(9, { message: "must be a 9-character NIF" }).optional(),
+    ),
+    VERIFACTU_TIMEZONE: z.string().default("Europe/Madrid"),
+    VERIFACTU_ENVIRONMENT: z.enum(["production", "test"]).default("production"),
+    VERIFACTU_SUBMIT: z.enum(["true", "false"]).default("false"),
+    VERIFACTU_ENDPOINT: optionalString.pipe(z.url().optional()),
+    VERIFACTU_CERT_PATH: optionalString,
+    VERIFACTU_CERT_PASSWORD: optionalString,
+    VERIFACTU_CA_PATH: optionalString,
+    VERIFACTU_TIMEOUT_SECONDS: positiveInt(30),
+    VERIFACTU_RETRY_SECONDS: positiveInt(60),
+    VERIFACTU_INTERVAL_SECONDS: positiveInt(60),
   })
   .superRefine((env, ctx) => {
     if (env.DATABASE_URL && !env.JWT_SECRET) {
@@ -49,6 +67,13 @@ const envSchema = z
         code: "custom",
         path: ["JWT_SECRET"],
         message: "is required when DATABASE_URL is set (every node must sign with the same secret)",
+      });
+    }
+    if (env.VERIFACTU_SUBMIT === "true" && (!env.VERIFACTU_ENDPOINT || !env.VERIFACTU_CERT_PATH)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["VERIFACTU_SUBMIT"],
+        message: "needs VERIFACTU_ENDPOINT and VERIFACTU_CERT_PATH (the client certificate, PKCS#12)",
       });
     }
   });
@@ -79,6 +104,29 @@ export interface Config {
   /** `npm run mcp` as an SSE proxy: the remote server's {base_url}/api/mcp/sse and its Authorization value. */
   sseUrl?: string;
   mcpAuthorization?: string;
+  verifactu: VerifactuConfig;
+}
+
+/** VeriFactu: the software block of every record, the QR host, and the AEAT transport (off by default). */
+export interface VerifactuConfig {
+  softwareName: string;
+  softwareId: string;
+  softwareVersion: string;
+  installation: string;
+  /** The software's producer; when unset, each issuing company is its own producer. */
+  producerName?: string;
+  producerNif?: string;
+  timezone: string;
+  /** production: www2.agenciatributaria.gob.es; test: the AEAT's pre-production host. */
+  environment: "production" | "test";
+  submit: boolean;
+  endpoint?: string;
+  certPath?: string;
+  certPassword?: string;
+  caPath?: string;
+  timeoutSeconds: number;
+  retrySeconds: number;
+  intervalSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -122,5 +170,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcpTenant: e.MCP_TENANT,
     sseUrl: e.SSE_URL,
     mcpAuthorization: e.MCP_AUTHORIZATION,
+    verifactu: {
+      softwareName: e.VERIFACTU_SOFTWARE_NAME,
+      softwareId: e.VERIFACTU_SOFTWARE_ID,
+      softwareVersion: e.VERIFACTU_SOFTWARE_VERSION,
+      installation: e.VERIFACTU_INSTALLATION,
+      producerName: e.VERIFACTU_PRODUCER_NAME,
+      producerNif: e.VERIFACTU_PRODUCER_NIF,
+      timezone: e.VERIFACTU_TIMEZONE,
+      environment: e.VERIFACTU_ENVIRONMENT,
+      submit: e.VERIFACTU_SUBMIT === "true",
+      endpoint: e.VERIFACTU_ENDPOINT,
+      certPath: e.VERIFACTU_CERT_PATH,
+      certPassword: e.VERIFACTU_CERT_PASSWORD,
+      caPath: e.VERIFACTU_CA_PATH,
+      timeoutSeconds: e.VERIFACTU_TIMEOUT_SECONDS,
+      retrySeconds: e.VERIFACTU_RETRY_SECONDS,
+      intervalSeconds: e.VERIFACTU_INTERVAL_SECONDS,
+    },
   };
 }

@@ -12,7 +12,11 @@ import { enterpriseAuthRoutes } from "../modules/identity/index.js";
 import { productsModuleRoutes } from "../modules/products/index.js";
 import { purchaseRoutes } from "../modules/purchases/index.js";
 import { salesRoutes } from "../modules/sales/index.js";
+// Registers the period lock on the documents engine and the ledger.
+import { taxRoutes } from "../modules/tax/index.js";
 import { treasuryRoutes } from "../modules/treasury/index.js";
+// Hooks VeriFactu into the documents engine: records of issued invoices, the QR on their PDF.
+import { verifactuRoutes } from "../modules/verifactu/index.js";
 import type { ModuleDeps } from "./deps.js";
 
 /**
@@ -38,7 +42,9 @@ export const enterpriseModules: FastifyPluginAsyncZod<ModuleDeps> = async (app, 
   await app.register(accountingRoutes, { prefix: "/accounting" });
   await app.register(documentRoutes);
   await app.register(salesRoutes, { prefix: "/sales" });
-  await app.register(purchaseRoutes, { prefix: "/purchases" });
+  await app.register(purchaseRoutes, { prefix: "/purchases", storageDir: deps.config.storageDir });
   await app.register(treasuryRoutes, { prefix: "/treasury" });
+  await app.register(taxRoutes, { prefix: "/tax" });
+  await app.register(verifactuRoutes, { prefix: "/verifactu", verifactu: deps.config.verifactu });
   await app.register(bankingRoutes, { prefix: "/bank-reconciliation" });
 };

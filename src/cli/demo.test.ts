@@ -65,5 +65,5 @@ describe("loadEnterpriseDemo", () => {
     expect(again).toEqual({ created: false, companyId: first.companyId });
     expect((await listAll("/api/clients", first.companyId)).total).toBe(50);
     expect((await listAll("/api/products", first.companyId)).total).toBe(100);
-  });
+  }, 120_000);
 });

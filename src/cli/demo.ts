@@ -7,6 +7,8 @@ import { loadCompanyDemo } from "../modules/companies/index.js";
 import "../modules/documents/index.js";
 import { loadProductsDemo } from "../modules/products/index.js";
 import { loadProjectsDemo } from "../modules/projects/index.js";
+import { loadPurchasesDemo, type PurchasesDemoResult } from "../modules/purchases/index.js";
+import { loadSalesDemo, type SalesDemoResult } from "../modules/sales/index.js";
 import type { Db } from "../platform/db/client.js";
 import { type AuthedCtx, inCtxTransaction } from "../platform/http/context.js";
 import { cliActor } from "./api-token.js";
@@ -15,6 +17,8 @@ export interface DemoResult {
   budget: { created: boolean; budgetId: string };
   company: { created: boolean; companyId: string };
   entriesCreated: number;
+  sales: SalesDemoResult;
+  purchases: PurchasesDemoResult;
   bankMovements: number;
 }
 
@@ -41,7 +45,9 @@ export async function loadDemo(db: Db, adminEmail: string): Promise<DemoResult> 
   const company = await loadEnterpriseDemo(ctx);
   const contacts = await listContacts(ctx, { companyId: company.companyId, limit: 10_000, offset: 0 });
   const entriesCreated = await loadLedgerDemo(ctx, company.companyId, contacts.rows);
+  const sales = await loadSalesDemo(ctx, company.companyId);
+  const purchases = await loadPurchasesDemo(ctx, company.companyId);
   // After the demos that issue invoices: the statement is generated from their open receipts.
   const banking = await loadBankingDemo(ctx, company.companyId);
-  return { budget, company, entriesCreated, bankMovements: banking.movements };
+  return { budget, company, entriesCreated, sales, purchases, bankMovements: banking.movements };
 }

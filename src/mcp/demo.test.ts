@@ -18,7 +18,7 @@ beforeAll(async () => {
     "Streamable HTTP": await streamableClient(base, token),
     SSE: (await sseClient(base, token)).client,
   };
-}, 180_000);
+}, 400_000);
 afterAll(async () => {
   for (const client of Object.values(clients ?? {})) await client.close();
   await t?.close();

@@ -18,7 +18,13 @@ export interface ToolAccess {
 }
 
 /** The read permissions the MCP tools rely on (a token never reads more than its user could). */
-export const MCP_READ_PERMISSIONS = ["clients:leer", "products:leer", "accounting:leer"] as const;
+export const MCP_READ_PERMISSIONS = [
+  "clients:leer",
+  "products:leer",
+  "accounting:leer",
+  "sales:leer",
+  "purchases:leer",
+] as const;
 
 /** The principal of an HTTP request the guard authenticated with an API token. */
 export function principalOfActor(actor: Actor): Principal {

@@ -17,22 +17,42 @@ let t: TestApp;
 let books: Books;
 let base: string;
 let client: Client;
+let invoiceId: string;
+let purchaseInvoiceId: string;
 
 const TOOL_NAMES = [
   "get_account_balance",
   "get_contact",
+  "get_invoice",
   "get_product",
+  "get_purchase_invoice",
   "list_accounts",
   "list_bank_movements",
   "list_contacts",
+  "list_invoices",
   "list_journal_entries",
   "list_products",
+  "list_purchase_invoices",
 ];
 
 beforeAll(async () => {
   t = await createTestApp();
   books = await seedBooks(t);
   base = await t.app.listen({ port: 0, host: "127.0.0.1" });
+  const draft = (url: string, contact: Record<string, string>) =>
+    t.as(t.adminToken, {
+      method: "POST",
+      url,
+      payload: {
+        company_id: books.companyId,
+        ...contact,
+        lines: [{ description: "Hormigon", quantity: "1", unit_price: "85.50", tax_code: "IVA21" }],
+      },
+    });
+  invoiceId = (await draft("/api/sales/invoices", { client_id: books.customer.id })).json().id;
+  purchaseInvoiceId = (
+    await draft("/api/purchases/invoices", { supplier_id: books.supplier.id, supplier_number: "F-1" })
+  ).json().id;
   const { token } = await createApiToken(t, ["mcp"]);
   client = await streamableClient(base, token);
 });
@@ -264,6 +284,10 @@ describe("no tool writes", () => {
       list_accounts: { fiscal_year_code: "2026", company_id: books.companyId },
       get_account_balance: { account_code: "572", fiscal_year_code: "2026", company_id: books.companyId },
       list_journal_entries: { company_id: books.companyId },
+      list_invoices: {},
+      get_invoice: { invoice_id: invoiceId },
+      list_purchase_invoices: {},
+      get_purchase_invoice: { invoice_id: purchaseInvoiceId },
       list_bank_movements: {},
     };
     expect(Object.keys(args).sort()).toEqual(tools.map((tool) => tool.name).sort());

@@ -22,10 +22,10 @@ export const sum = (values: Iterable<Decimal.Value>): Dec => {
   return total;
 };
 
+// No trim: the pattern published in OpenAPI forbids surrounding spaces, so validation does too.
 const decimalString = (maxDecimals: number, what: string) =>
   z
     .string()
-    .trim()
     .regex(new RegExp(`^-?\\d{1,15}(\\.\\d{1,${maxDecimals}})?$`), {
       message: `must be a decimal string with at most ${maxDecimals} decimals, e.g. "1234.5"`,
     })

@@ -22,17 +22,22 @@ describe("npm run cli -- demo", () => {
     expect(first.budget.created).toBe(true);
     expect(first.company.created).toBe(true);
     expect(first.entriesCreated).toBe(500);
+    expect(first.sales).toEqual({ created: true, invoices: 200 });
+    expect(first.purchases).toEqual({ created: true, invoices: 120 });
 
     const second = await loadDemo(t.db, TEST_ADMIN.email);
     expect(second.budget.created).toBe(false);
     expect(second.company.created).toBe(false);
     expect(second.entriesCreated).toBe(0);
+    expect(second.sales).toEqual({ created: false, invoices: 0 });
+    expect(second.purchases).toEqual({ created: false, invoices: 0 });
 
     expect(await count("budgets")).toBe(1);
     expect(await count("companies")).toBe(1);
     expect(await count("contacts")).toBe(50);
     expect(await count("products")).toBe(100);
-    expect(await count("entries")).toBe(500);
+    // 500 ledger entries, one per issued sales invoice (200) and per approved supplier invoice (110).
+    expect(await count("entries")).toBe(810);
     const books = await queryOne<{ debit: string; credit: string }>(
       t.db,
       sql`select sum(debit)::text as debit, sum(credit)::text as credit from entry_lines`,
@@ -50,5 +55,60 @@ describe("npm run cli -- demo", () => {
     });
     expect(summary.statusCode).toBe(200);
     expect(summary.json().totals.budgeted).toBe(budget.json().pem);
-  }, 240_000);
+
+    const companyId = first.company.companyId;
+    const sales = await documentCounts(companyId, "sales");
+    expect(sales).toMatchObject({ estimates: 3, orders: 2, "delivery-notes": 2 });
+    expect(sales.invoices).toEqual({ emitida: 200 });
+    const purchases = await documentCounts(companyId, "purchases");
+    expect(purchases).toMatchObject({ estimates: 2, orders: 3, "delivery-notes": 3 });
+    expect(purchases.invoices).toEqual({ aprobada: 110, pendiente: 9, rechazada: 1 });
+
+    const year = new Date().getUTCFullYear();
+    const report = await t.as(t.adminToken, {
+      method: "GET",
+      url: `/api/sales/reports/modelo-347?year=${year}&company_id=${companyId}`,
+    });
+    expect(report.statusCode, report.body).toBe(200);
+    const parties = report.json().parties as { key: string; name: string; annual_amount: string }[];
+    const keyB = parties.filter((p) => p.key === "B");
+    const keyA = parties.filter((p) => p.key === "A");
+    expect(keyB.length).toBeGreaterThanOrEqual(5);
+    expect(keyA.length).toBeGreaterThanOrEqual(3);
+    for (const p of parties) expect(Number(p.annual_amount), p.name).toBeGreaterThan(3005.06);
+    // The professional's invoice carries IRPF: the company reports it in modelo 190, not 347.
+    const professional = await queryOne<{ contact_id: string }>(
+      t.db,
+      sql`select distinct d.contact_id from documents d join document_taxes x on x.document_id = d.id
+           where d.direction = 'purchase' and x.kind = 'irpf'`,
+    );
+    expect(professional).toBeDefined();
+    expect(
+      parties.some(
+        (p) => p.key === "A" && (p as { contact_id?: string }).contact_id === professional?.contact_id,
+      ),
+    ).toBe(false);
+  }, 400_000);
 });
+
+const KINDS = ["estimates", "orders", "delivery-notes", "invoices"] as const;
+
+/** Per kind: how many documents (invoices: per state) the demo company has. */
+async function documentCounts(companyId: string, module: "sales" | "purchases") {
+  const out: Record<string, number | Record<string, number>> = {};
+  for (const kind of KINDS) {
+    const res = await t.as(t.adminToken, {
+      method: "GET",
+      url: `/api/${module}/${kind}?company_id=${companyId}&limit=10000`,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const page = res.json() as { data: { estado: string }[]; total: number };
+    if (kind !== "invoices") out[kind] = page.total;
+    else {
+      const states: Record<string, number> = {};
+      for (const d of page.data) states[d.estado] = (states[d.estado] ?? 0) + 1;
+      out[kind] = states;
+    }
+  }
+  return out as Record<(typeof KINDS)[number], number> & { invoices: Record<string, number> };
+}

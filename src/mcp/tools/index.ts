@@ -1,12 +1,14 @@
 import type { ToolSpec } from "../tool-kit.js";
 import { listBankMovements } from "./banking.js";
 import { getContact, listContacts } from "./contacts.js";
+import { getInvoice, listInvoices } from "./invoices.js";
 import { getAccountBalance, listAccounts, listJournalEntries } from "./ledger.js";
 import { getProduct, listProducts } from "./products.js";
+import { getPurchaseInvoice, listPurchaseInvoices } from "./purchase-invoices.js";
 
 /**
- * Every MCP tool, all read-only. The invoices, purchase invoices, cash flow and bank movements tools
- * arrive with the sales, purchases, treasury and banking modules.
+ * Every MCP tool, all read-only. The cash flow and bank movements tools arrive with the treasury and
+ * banking modules.
  */
 export const TOOLS: readonly ToolSpec[] = [
   listContacts,
@@ -16,5 +18,9 @@ export const TOOLS: readonly ToolSpec[] = [
   listAccounts,
   getAccountBalance,
   listJournalEntries,
+  listInvoices,
+  getInvoice,
+  listPurchaseInvoices,
+  getPurchaseInvoice,
   listBankMovements,
 ];

@@ -8,6 +8,7 @@ export { ensureContactSubaccounts, type LedgerContact } from "./chart/contact-su
 export { accountOut, toAccountOut } from "./chart/schemas.js";
 export { createSubaccount, getSubaccount, listAccounts, listSubaccounts } from "./chart/service.js";
 export { loadLedgerDemo } from "./demo.js";
+export { type EntryPosting, type EntryPostingHook, onEntryPosting } from "./entries/hooks.js";
 export { entryOut, toEntryOut } from "./entries/schemas.js";
 export {
   assertBalanced,

@@ -10,6 +10,7 @@ export const MCP_AREAS = [
   "accounting",
   "treasury",
   "banking",
+  "tax",
 ] as const;
 
 export const SCOPE_PATTERN = /^(\*|api_access|mcp|mcp:[a-z_]+)$/;

@@ -59,6 +59,12 @@ const STREETS = [
   "Calle Real",
 ];
 const PAYMENT_TERMS = [30, 60, 0, 45, 90];
+/** Retailers (a hardware shop, a paint shop; a hardware supplier) under recargo de equivalencia. */
+const RECARGO_EQUIVALENCIA = new Set([2, 6, 38]);
+/** A supplier who is a professional (a technical architect): a person whose invoices carry IRPF. */
+const DEMO_PROFESSIONAL = 43;
+/** Customers who pay only on given days of the month. */
+const PAYMENT_DAYS: Record<number, number[]> = { 4: [5, 20], 9: [25] };
 
 /** A CIF of a limited company (S.L., organisation letter B) or S.A. (A): both take a control digit. */
 export function demoCif(org: "A" | "B", n: number): string {
@@ -86,12 +92,13 @@ function contactType(i: number): NewContact["contactType"] {
 
 /**
  * Fifty contacts of the demo company: 30 customers (a quarter of them private persons), 15 suppliers
- * and 5 that are both, with unique, valid tax ids. Deterministic, so every demo looks the same.
+ * (one a professional) and 5 that are both, three of them retailers under recargo de equivalencia,
+ * with unique, valid tax ids. Deterministic, so every demo looks the same.
  */
 export function demoContacts(agentIds: string[]): NewContact[] {
   return Array.from({ length: 50 }, (_, i) => {
     const type = contactType(i);
-    const isPerson = type === "customer" && i % 4 === 3;
+    const isPerson = (type === "customer" && i % 4 === 3) || i === DEMO_PROFESSIONAL;
     const trade = `${TRADES[i % TRADES.length]} ${BRANDS[Math.floor(i / TRADES.length)]}`;
     const name = isPerson
       ? `${FIRST_NAMES[i % FIRST_NAMES.length]} ${SURNAMES[(i * 3) % SURNAMES.length]} ${SURNAMES[(i * 7 + 1) % SURNAMES.length]}`
@@ -112,6 +119,8 @@ export function demoContacts(agentIds: string[]): NewContact[] {
       postalCode,
       country: "ES",
       paymentTermsDays: PAYMENT_TERMS[i % PAYMENT_TERMS.length],
+      ...(RECARGO_EQUIVALENCIA.has(i) ? { taxRegime: "recargo_equivalencia" as const } : {}),
+      ...(PAYMENT_DAYS[i] ? { paymentDays: PAYMENT_DAYS[i] } : {}),
       agentId: type !== "supplier" && i % 3 !== 0 ? agentIds[i % agentIds.length] : null,
     };
   });

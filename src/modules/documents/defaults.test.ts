@@ -166,7 +166,10 @@ describe("the defaults of a new company", () => {
 });
 
 describe("migration 0003 (companies that existed before the documents engine)", () => {
-  const statements = readFileSync(join(MIGRATIONS_FOLDER, "0003_documents_defaults.sql"), "utf8")
+  // 0003, then the tax codes the tax returns added later (0005): together, today's defaults.
+  const statements = ["0003_documents_defaults.sql", "0008_tax_codes_for_returns.sql"]
+    .map((file) => readFileSync(join(MIGRATIONS_FOLDER, file), "utf8"))
+    .join("\n--> statement-breakpoint\n")
     .split("--> statement-breakpoint")
     .map((s) => s.trim())
     .filter(Boolean);

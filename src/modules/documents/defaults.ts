@@ -119,6 +119,33 @@ export const DEFAULT_TAX_CODES: readonly DefaultTaxCode[] = [
   irpf("IRPF19", "Retención IRPF 19 %", "19", "activities"),
   irpf("IRPF21", "Retención IRPF 21 %", "21", "activities"),
   irpf("IRPF19A", "Retención arrendamientos 19 %", "19", "rent"),
+  // Added with the tax returns (migration tax_codes_for_returns gives them to older companies).
+  vat("IVA10BI", "IVA 10 % bienes de inversión", "10", "1.4", "domestic", { capitalGoods: true }),
+  vat("IVA4BI", "IVA 4 % bienes de inversión", "4", "0.5", "domestic", { capitalGoods: true }),
+  vat("IC21BI", "Adquisición intracomunitaria de bienes de inversión 21 %", "21", "0", "intra_eu_goods", {
+    capitalGoods: true,
+  }),
+  vat("ICS10", "Adquisición intracomunitaria de servicios 10 %", "10", "0", "intra_eu_services"),
+  vat("ICS4", "Adquisición intracomunitaria de servicios 4 %", "4", "0", "intra_eu_services"),
+  vat("ISP10", "Inversión del sujeto pasivo 10 %", "10", "0", "reverse_charge"),
+  vat("ISP4", "Inversión del sujeto pasivo 4 %", "4", "0", "reverse_charge"),
+  vat(
+    "ISPEX21",
+    "Servicios de empresarios no establecidos (fuera de la UE) 21 %",
+    "21",
+    "0",
+    "reverse_charge",
+  ),
+  vat(
+    "ISPEX10",
+    "Servicios de empresarios no establecidos (fuera de la UE) 10 %",
+    "10",
+    "0",
+    "reverse_charge",
+  ),
+  vat("IMP21BI", "Importación de bienes de inversión 21 %", "21", "0", "import", { capitalGoods: true }),
+  vat("EICS", "Prestación intracomunitaria de servicios (no sujeta, art. 69 LIVA)", "0", "0", "not_subject"),
+  irpf("IRPF15T", "Retención IRPF rendimientos del trabajo 15 %", "15", "work"),
 ];
 
 /** A company's document settings until someone changes them (the table's column defaults). */

@@ -7,6 +7,7 @@ import { ensureDocumentDefaults } from "./defaults.js";
 
 onCompanyCreated(ensureDocumentDefaults);
 
+export { registerAttachmentRoutes } from "./attachments/routes.js";
 export {
   DEFAULT_DOCUMENT_SETTINGS,
   DEFAULT_PAYMENT_TERMS,
@@ -35,8 +36,10 @@ export {
 export { type ConversionInput, convertDocuments } from "./engine/conversion.js";
 export {
   approvePurchaseInvoice,
+  approvePurchaseInvoiceInTransaction,
   generateInvoiceEntry,
   issueSalesInvoice,
+  issueSalesInvoiceInTransaction,
   rejectPurchaseInvoice,
   reopenPurchaseInvoice,
 } from "./engine/finalize.js";
@@ -47,6 +50,7 @@ export {
   type PdfQrProvider,
   setPdfQrProvider,
 } from "./engine/hooks.js";
+export type { LineInput } from "./engine/lines.js";
 export { type Modelo347Report, modelo347AeatFile, modelo347Report } from "./engine/modelo347.js";
 export type { PdfQr } from "./engine/pdf.js";
 export { type RectifyInput, rectifyInvoice } from "./engine/rectify.js";
@@ -65,13 +69,18 @@ export {
   toDocumentSummaryOut,
 } from "./engine/schemas.js";
 export {
+  createDocument,
+  type DocumentInput,
   type DocumentListFilters,
   type DocumentScope,
   getDocument,
   getDocumentByCode,
+  insertDocumentInTransaction,
   listDocuments,
+  setDocumentState,
 } from "./engine/service.js";
 export type { DocumentView } from "./engine/view.js";
+export { normalizeAeatText } from "./modelo347/aeat-file.js";
 export {
   createPaymentTerm,
   findPaymentTermOfCompany,

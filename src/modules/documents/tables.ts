@@ -417,3 +417,28 @@ export const documentSettings = pgTable("document_settings", {
   suppliedAccount: text("supplied_account").notNull().default("555"),
   updatedAt: updatedAt(),
 });
+
+/**
+ * Files attached to a document: the supplier's own invoice (PDF, Facturae XML) on a purchase
+ * invoice. The content lives in the file storage (STORAGE_DIR) under `storage_key`; its SHA-256 is
+ * kept to prove the file was not altered.
+ */
+export const documentAttachments = pgTable(
+  "document_attachments",
+  {
+    id: idColumn(),
+    companyId: companyRef(),
+    documentId: uuid("document_id")
+      .notNull()
+      .references(() => documents.id),
+    fileName: text("file_name").notNull(),
+    contentType: text("content_type").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    sha256: text("sha256").notNull(),
+    /** Path relative to STORAGE_DIR. */
+    storageKey: text("storage_key").notNull(),
+    createdBy: uuid("created_by"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("document_attachments_document_idx").on(t.documentId)],
+);

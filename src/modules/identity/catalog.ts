@@ -16,6 +16,8 @@ export const PERMISSION_MODULES = [
   "banking",
   "companies",
   "api_tokens",
+  "tax",
+  "verifactu",
 ] as const;
 
 export const PERMISSION_ACTIONS = ["leer", "crear", "editar", "eliminar", "validar", "auditar"] as const;

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ctxOf } from "../../platform/http/context.js";
 import { errorResponses } from "../../platform/http/errors.js";
 import { idParams } from "../../platform/ids.js";
+import { createFileStorage } from "../../platform/storage.js";
 import {
   approvePurchaseInvoice,
   conversionOptions,
@@ -11,6 +12,7 @@ import {
   documentOut,
   generateInvoiceEntry,
   rectifyInvoice,
+  registerAttachmentRoutes,
   registerConversionRoute,
   registerDocumentRoutes,
   registerStateRoute,
@@ -52,8 +54,14 @@ const INVOICES: DocumentRoutesOptions = {
 const out = documentOut("purchase");
 const toOut = (d: Parameters<typeof toDocumentOut>[1]) => toDocumentOut("purchase", d);
 
+export interface PurchaseRoutesOptions {
+  /** STORAGE_DIR: where the supplier invoices' attached files are kept. */
+  storageDir: string;
+}
+
 /** /api/purchases: the documents engine in the purchases direction, with approval of supplier invoices. */
-export const purchaseRoutes: FastifyPluginAsyncZod = async (app) => {
+export const purchaseRoutes: FastifyPluginAsyncZod<PurchaseRoutesOptions> = async (app, options) => {
+  const storage = createFileStorage(options.storageDir);
   await app.register(
     async (r) => {
       registerDocumentRoutes(r, ESTIMATES);
@@ -126,6 +134,7 @@ export const purchaseRoutes: FastifyPluginAsyncZod = async (app) => {
     async (plugin) => {
       const r = plugin.withTypeProvider<ZodTypeProvider>();
       registerDocumentRoutes(r, INVOICES);
+      registerAttachmentRoutes(r, { ...INVOICES, storage });
       r.post(
         "/:id/approve",
         {

@@ -18,5 +18,7 @@ export {
   payDue,
   undoPayment,
 } from "./payments/service.js";
+export { cashFlowOut, toCashFlowOut } from "./reports/schemas.js";
+export { type CashFlow, getCashFlow } from "./reports/service.js";
 export { treasuryRoutes } from "./routes.js";
 export { bankAccounts, type PaymentDirection, treasuryPayments } from "./tables.js";

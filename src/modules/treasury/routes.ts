@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { bankAccountRoutes } from "./bank-accounts/routes.js";
+import { budgetRoutes } from "./budgets/routes.js";
 import { dueRoutes, paymentRoutes } from "./dues/routes.js";
+import { reportRoutes } from "./reports/routes.js";
 
 /**
  * Treasury, mounted at /api/treasury: bank accounts, customer receipts and supplier payments (the
@@ -11,4 +13,6 @@ export const treasuryRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(dueRoutes("sale"), { prefix: "/customer-receipts" });
   await app.register(dueRoutes("purchase"), { prefix: "/supplier-payments" });
   await app.register(paymentRoutes, { prefix: "/payments" });
+  await app.register(budgetRoutes, { prefix: "/budgets" });
+  await app.register(reportRoutes);
 };

@@ -11,6 +11,7 @@ import { takeNextEntryNumber } from "../fiscal-years/repository.js";
 import { fiscalYearForEntry, ledgerListScope } from "../fiscal-years/service.js";
 import { journalForEntry } from "../journals/service.js";
 import { entries } from "../tables.js";
+import { runEntryPostingHooks } from "./hooks.js";
 import type { EntryLineView, EntryView } from "./repository.js";
 import * as repo from "./repository.js";
 
@@ -114,6 +115,11 @@ export async function postEntry(tx: Db, createdBy: string, input: PostInput): Pr
   }
   const subaccountById = new Map([...found.values()].map((s) => [s.id, s]));
   const journal = await journalForEntry(tx, input.companyId, input.journal);
+  await runEntryPostingHooks(tx, {
+    companyId: input.companyId,
+    date: input.date,
+    sourceType: input.source?.type ?? null,
+  });
   const number = await takeNextEntryNumber(tx, year.id);
   if (number === undefined) throw new ConflictError(`Fiscal year ${year.code} is closed`);
   const entry = await repo.insertEntry(tx, {

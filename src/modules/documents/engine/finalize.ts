@@ -14,7 +14,7 @@ import type { ContactRow } from "../../clients/index.js";
 import { getContact } from "../../clients/index.js";
 import { instalments, type TermLine } from "../due-dates.js";
 import { assertTransition } from "../transitions.js";
-import { findPaymentTerm, findSeriesById, type SettingsRow, settingsOf } from "./config.js";
+import { findPaymentTerm, findSeriesById, type SeriesRow, type SettingsRow, settingsOf } from "./config.js";
 import { type FinalizedInvoice, runInvoiceFinalizedHooks } from "./hooks.js";
 import { documentFigures, type ResolvedLine, resolveLines } from "./lines.js";
 import { documentCode } from "./numbering.js";
@@ -137,8 +137,14 @@ async function createDues(
 }
 
 /** Numbers the invoice in its series and year; `counterDate` must not go backwards in the series. */
-async function numberInvoice(ctx: AuthedCtx, doc: repo.DocumentHeader, year: number, counterDate: string) {
-  const series = await findSeriesById(ctx.db, doc.seriesId);
+async function numberInvoice(
+  ctx: AuthedCtx,
+  doc: repo.DocumentHeader,
+  year: number,
+  counterDate: string,
+  known?: SeriesRow,
+) {
+  const series = known ?? (await findSeriesById(ctx.db, doc.seriesId));
   if (!series) throw new Error(`series ${doc.seriesId} vanished`);
   const key = {
     companyId: doc.companyId,
@@ -170,57 +176,69 @@ function contactData(contact: ContactRow) {
  * the receipts, all in one transaction.
  */
 export async function issueSalesInvoice(ctx: AuthedCtx, id: string, input: { date?: string } = {}) {
-  await inCtxTransaction(ctx, async (tx) => {
-    const draft = await loadDocument(tx, SALES_INVOICE, id, { lock: true });
-    assertTransition("sales_invoice", draft.estado as never, "emitida");
-    const date = input.date ?? today();
-    const contact = await getContact(tx, draft.contactId);
-    const series = await findSeriesById(tx.db, draft.seriesId);
-    if (series?.kind !== "simplified" && !contact.taxId)
-      throw new BadRequestError(
-        `${contact.name} has no tax id: a full invoice needs the customer's NIF (or use a simplified series)`,
-        [{ path: "contact_id", message: "the customer needs a tax id for a full invoice" }],
-      );
-    if (draft.correctsDocumentId) {
-      const corrected = await repo.findDocument(tx.db, draft.correctsDocumentId);
-      if (corrected?.estado !== "emitida")
-        throw new ConflictError("The corrected invoice must be issued before its rectifying invoice");
-      if (date < corrected.issueDate)
-        throw new BadRequestError("A rectifying invoice cannot be dated before the invoice it corrects", [
-          { path: "date", message: `must not be before ${corrected.issueDate}` },
-        ]);
-    } else if (dec(draft.total).isNegative()) {
-      throw new BadRequestError("An invoice total cannot be negative: issue a rectifying invoice instead", [
-        { path: "lines", message: "the total is negative" },
-      ]);
-    }
-    if (series?.kind === "simplified" && dec(draft.total).abs().gt(SIMPLIFIED_LIMIT))
-      throw new BadRequestError(`A simplified invoice cannot exceed ${SIMPLIFIED_LIMIT} EUR`, [
-        { path: "series", message: "use a full invoice series for this amount" },
-      ]);
-    const settings = await settingsOf(tx.db, draft.companyId);
-    const { lines, figures } = await invoiceFigures(tx, draft, settings);
-    const numbering = await numberInvoice(tx, { ...draft, issueDate: date }, Number(date.slice(0, 4)), date);
-    const doc = { ...draft, ...contactData(contact), issueDate: date, code: numbering.code };
-    const entryId = settings.autoPosting
-      ? await postInvoiceEntry(tx, doc, contact, lines, figures, settings)
-      : null;
-    await repo.updateDocument(tx.db, draft.id, {
-      ...contactData(contact),
-      estado: "emitida",
-      year: numbering.year,
-      number: numbering.number,
-      code: numbering.code,
-      issueDate: date,
-      entryId,
-      finalizedAt: new Date(),
-      finalizedBy: ctx.actor.userId,
-    });
-    await createDues(tx, doc, contact, draft.total);
-    const finalized = await repo.findDocument(tx.db, draft.id);
-    await runInvoiceFinalizedHooks(tx, finalized as FinalizedInvoice);
-  });
+  await inCtxTransaction(ctx, (tx) => issueSalesInvoiceInTransaction(tx, id, input));
   return getDocument(ctx, SALES_INVOICE, id);
+}
+
+/** Issues a draft sales invoice in the caller's transaction (the demo issues hundreds in one). */
+export async function issueSalesInvoiceInTransaction(
+  tx: AuthedCtx,
+  id: string,
+  input: { date?: string } = {},
+): Promise<void> {
+  const draft = await loadDocument(tx, SALES_INVOICE, id, { lock: true });
+  assertTransition("sales_invoice", draft.estado as never, "emitida");
+  const date = input.date ?? today();
+  const contact = await getContact(tx, draft.contactId);
+  const series = await findSeriesById(tx.db, draft.seriesId);
+  if (series?.kind !== "simplified" && !contact.taxId)
+    throw new BadRequestError(
+      `${contact.name} has no tax id: a full invoice needs the customer's NIF (or use a simplified series)`,
+      [{ path: "client_id", message: "the customer needs a tax id for a full invoice" }],
+    );
+  if (draft.correctsDocumentId) {
+    const corrected = await repo.findDocument(tx.db, draft.correctsDocumentId);
+    if (corrected?.estado !== "emitida")
+      throw new ConflictError("The corrected invoice must be issued before its rectifying invoice");
+    if (date < corrected.issueDate)
+      throw new BadRequestError("A rectifying invoice cannot be dated before the invoice it corrects", [
+        { path: "date", message: `must not be before ${corrected.issueDate}` },
+      ]);
+  } else if (dec(draft.total).isNegative()) {
+    throw new BadRequestError("An invoice total cannot be negative: issue a rectifying invoice instead", [
+      { path: "lines", message: "the total is negative" },
+    ]);
+  }
+  if (series?.kind === "simplified" && dec(draft.total).abs().gt(SIMPLIFIED_LIMIT))
+    throw new BadRequestError(`A simplified invoice cannot exceed ${SIMPLIFIED_LIMIT} EUR`, [
+      { path: "series", message: "use a full invoice series for this amount" },
+    ]);
+  const settings = await settingsOf(tx.db, draft.companyId);
+  const { lines, figures } = await invoiceFigures(tx, draft, settings);
+  const numbering = await numberInvoice(
+    tx,
+    { ...draft, issueDate: date },
+    Number(date.slice(0, 4)),
+    date,
+    series,
+  );
+  const doc = { ...draft, ...contactData(contact), issueDate: date, code: numbering.code };
+  const entryId = settings.autoPosting
+    ? await postInvoiceEntry(tx, doc, contact, lines, figures, settings)
+    : null;
+  const finalized = await repo.updateDocument(tx.db, draft.id, {
+    ...contactData(contact),
+    estado: "emitida",
+    year: numbering.year,
+    number: numbering.number,
+    code: numbering.code,
+    issueDate: date,
+    entryId,
+    finalizedAt: new Date(),
+    finalizedBy: tx.actor.userId,
+  });
+  await createDues(tx, doc, contact, draft.total);
+  await runInvoiceFinalizedHooks(tx, { ...finalized, seriesCode: draft.seriesCode } as FinalizedInvoice);
 }
 
 /**
@@ -228,37 +246,39 @@ export async function issueSalesInvoice(ctx: AuthedCtx, id: string, input: { dat
  * invoice), the ledger entry and the payments due, in one transaction.
  */
 export async function approvePurchaseInvoice(ctx: AuthedCtx, id: string) {
-  await inCtxTransaction(ctx, async (tx) => {
-    const pending = await loadDocument(tx, PURCHASE_INVOICE, id, { lock: true });
-    assertTransition("purchase_invoice", pending.estado as never, "aprobada");
-    if (pending.correctsDocumentId) {
-      const corrected = await repo.findDocument(tx.db, pending.correctsDocumentId);
-      if (corrected?.estado !== "aprobada")
-        throw new ConflictError("The corrected supplier invoice must be approved before its rectification");
-    }
-    const contact = await getContact(tx, pending.contactId);
-    const settings = await settingsOf(tx.db, pending.companyId);
-    const { lines, figures } = await invoiceFigures(tx, pending, settings);
-    const numbering = await numberInvoice(tx, pending, Number(pending.issueDate.slice(0, 4)), today());
-    const doc = { ...pending, code: numbering.code };
-    const entryId = settings.autoPosting
-      ? await postInvoiceEntry(tx, doc, contact, lines, figures, settings)
-      : null;
-    await repo.updateDocument(tx.db, pending.id, {
-      estado: "aprobada",
-      year: numbering.year,
-      number: numbering.number,
-      code: numbering.code,
-      rejectionReason: null,
-      entryId,
-      finalizedAt: new Date(),
-      finalizedBy: ctx.actor.userId,
-    });
-    await createDues(tx, doc, contact, pending.total);
-    const finalized = await repo.findDocument(tx.db, pending.id);
-    await runInvoiceFinalizedHooks(tx, finalized as FinalizedInvoice);
-  });
+  await inCtxTransaction(ctx, (tx) => approvePurchaseInvoiceInTransaction(tx, id));
   return getDocument(ctx, PURCHASE_INVOICE, id);
+}
+
+/** Approves a pending supplier invoice in the caller's transaction. */
+export async function approvePurchaseInvoiceInTransaction(tx: AuthedCtx, id: string): Promise<void> {
+  const pending = await loadDocument(tx, PURCHASE_INVOICE, id, { lock: true });
+  assertTransition("purchase_invoice", pending.estado as never, "aprobada");
+  if (pending.correctsDocumentId) {
+    const corrected = await repo.findDocument(tx.db, pending.correctsDocumentId);
+    if (corrected?.estado !== "aprobada")
+      throw new ConflictError("The corrected supplier invoice must be approved before its rectification");
+  }
+  const contact = await getContact(tx, pending.contactId);
+  const settings = await settingsOf(tx.db, pending.companyId);
+  const { lines, figures } = await invoiceFigures(tx, pending, settings);
+  const numbering = await numberInvoice(tx, pending, Number(pending.issueDate.slice(0, 4)), today());
+  const doc = { ...pending, code: numbering.code };
+  const entryId = settings.autoPosting
+    ? await postInvoiceEntry(tx, doc, contact, lines, figures, settings)
+    : null;
+  const finalized = await repo.updateDocument(tx.db, pending.id, {
+    estado: "aprobada",
+    year: numbering.year,
+    number: numbering.number,
+    code: numbering.code,
+    rejectionReason: null,
+    entryId,
+    finalizedAt: new Date(),
+    finalizedBy: tx.actor.userId,
+  });
+  await createDues(tx, doc, contact, pending.total);
+  await runInvoiceFinalizedHooks(tx, { ...finalized, seriesCode: pending.seriesCode } as FinalizedInvoice);
 }
 
 export async function rejectPurchaseInvoice(ctx: AuthedCtx, id: string, reason: string) {

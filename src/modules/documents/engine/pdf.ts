@@ -39,12 +39,17 @@ export async function renderDocumentPdf(ctx: AuthedCtx, d: DocumentView, qr?: Pd
   };
   const sale = d.direction === "sale";
   const rectifying = Boolean(d.correctsDocumentId);
+  const invoice = d.kind === "invoice";
+  // A supplier's invoice is known by the supplier's number; ours is the registration number.
+  const supplierInvoice = invoice && !sale && d.supplierNumber;
   return renderInvoicePdf({
     title: rectifying ? "Factura rectificativa" : TITLES[d.direction][d.kind],
-    code: d.code,
+    code: supplierInvoice ? d.supplierNumber : d.code,
+    references: supplierInvoice ? [["Nº de registro", d.code ?? "pendiente de aprobación"]] : [],
     issueDate: d.issueDate,
     operationDate: d.operationDate,
-    dueDate: d.dues.at(-1)?.dueDate ?? d.validUntil,
+    dueDate: invoice ? d.dues.at(-1)?.dueDate : d.validUntil,
+    dueDateLabel: invoice ? "Vencimiento" : "Válido hasta",
     seller: sale ? us : them,
     customer: sale ? them : us,
     lines: d.lines.map((l) => ({
@@ -82,10 +87,17 @@ export async function renderDocumentPdf(ctx: AuthedCtx, d: DocumentView, qr?: Pd
     },
     rectifies:
       rectifying && d.corrects?.code
-        ? { code: d.corrects.code, issueDate: d.corrects.issueDate, reason: d.rectificationReason }
+        ? {
+            code: d.corrects.code,
+            issueDate: d.corrects.issueDate,
+            reason: d.rectificationReason,
+            type: d.rectificationType,
+          }
         : null,
-    dueDates: d.dues.map((u) => ({ dueDate: u.dueDate, amount: u.amount, status: u.estado })),
-    notes: d.notes,
+    // The instalments as issued: an invoice's PDF does not change when it is paid.
+    dueDates: d.dues.map((u) => ({ dueDate: u.dueDate, amount: u.amount })),
+    // A rectifying invoice's notes start as its reason, already printed in the rectification box.
+    notes: rectifying && d.notes === d.rectificationReason ? null : d.notes,
     qr: qr ?? null,
   });
 }

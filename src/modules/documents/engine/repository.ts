@@ -8,6 +8,7 @@ import {
   type Direction,
   type DocumentKind,
   type DocumentState,
+  documentAttachments,
   documentCounters,
   documentDues,
   documentLineLinks,
@@ -59,11 +60,12 @@ export async function lockDocuments(tx: Db, ids: string[]) {
   return rows.map(toHeader);
 }
 
-export async function findDocumentByCode(
+/** Documents with this code (codes are unique per company, so several companies may share one). */
+export async function findDocumentsByCode(
   db: Db,
   f: { direction: Direction; kind: DocumentKind; code: string; scope?: SQL },
 ) {
-  const [row] = await db
+  const rows = await db
     .select(headerColumns)
     .from(documents)
     .innerJoin(documentSeries, eq(documentSeries.id, documents.seriesId))
@@ -75,8 +77,9 @@ export async function findDocumentByCode(
         eq(documents.code, f.code),
       ),
     )
-    .limit(2);
-  return row && toHeader(row);
+    .orderBy(documents.companyId)
+    .limit(10);
+  return rows.map(toHeader);
 }
 
 /** Purchase invoices by the supplier's own number (may match several suppliers). */
@@ -149,12 +152,13 @@ export function duesOfDocuments(db: Db, documentIds: string[]): Promise<DueRow[]
     .orderBy(asc(documentDues.documentId), asc(documentDues.sequence));
 }
 
-/** The documents this one was converted from, and those converted from it. */
+/** The documents this one was converted from, those converted from it and its rectifications: one query. */
 export async function relatedDocuments(db: Db, documentId: string) {
   const rows = await queryRelated(db, documentId);
   return {
     sources: rows.filter((r) => r.relation === "source"),
     targets: rows.filter((r) => r.relation === "target"),
+    rectifications: rows.filter((r) => r.relation === "rectification"),
   };
 }
 
@@ -180,10 +184,6 @@ async function queryRelated(db: Db, documentId: string): Promise<RelatedRow[]> {
       from ${documents} d where d.corrects_document_id = ${documentId}
     order by issue_date, id`)) as unknown as { rows: RelatedRow[] };
   return result.rows;
-}
-
-export async function rectificationsOf(db: Db, documentId: string) {
-  return (await queryRelated(db, documentId)).filter((r) => r.relation === "rectification");
 }
 
 export async function insertDocument(tx: Db, values: DocumentInsert) {
@@ -221,6 +221,10 @@ export async function deleteLines(tx: Db, ids: string[]) {
   if (ids.length) await tx.delete(documentLines).where(inArray(documentLines.id, ids));
 }
 
+export async function insertTaxes(tx: Db, rows: TaxInsert[]) {
+  if (rows.length) await tx.insert(documentTaxes).values(rows);
+}
+
 export async function replaceTaxes(tx: Db, documentId: string, rows: TaxInsert[]) {
   await tx.delete(documentTaxes).where(eq(documentTaxes.documentId, documentId));
   if (rows.length) await tx.insert(documentTaxes).values(rows);
@@ -237,6 +241,16 @@ export async function insertLinks(tx: Db, rows: (typeof documentLineLinks.$infer
 /** Links into the lines of a document (what it was converted from). */
 export function linksInto(db: Db, documentId: string): Promise<LinkRow[]> {
   return db.select().from(documentLineLinks).where(eq(documentLineLinks.toDocumentId, documentId));
+}
+
+/** Files attached to the document (document_attachments). */
+export async function hasAttachments(db: Db, documentId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: documentAttachments.id })
+    .from(documentAttachments)
+    .where(eq(documentAttachments.documentId, documentId))
+    .limit(1);
+  return Boolean(row);
 }
 
 export async function hasTargets(db: Db, documentId: string): Promise<boolean> {

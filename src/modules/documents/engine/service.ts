@@ -95,19 +95,30 @@ export async function getDocument(ctx: AuthedCtx, scope: DocumentScope, id: stri
   return loadDocumentView(ctx.db, await loadDocument(ctx, scope, id));
 }
 
-/** By code (FV2026-000123); purchase invoices also by the supplier's own number. */
-export async function getDocumentByCode(ctx: AuthedCtx, scope: DocumentScope, code: string) {
-  const companyScope = companyFilter(ctx.actor, documents.companyId);
-  const byCode = await repo.findDocumentByCode(ctx.db, { ...scope, code, scope: companyScope });
-  if (byCode) return loadDocumentView(ctx.db, byCode);
+/**
+ * By code (FV2026-000123); purchase invoices also by the supplier's own number. Codes repeat across
+ * companies: when the caller sees several companies and the code matches in more than one, a 400
+ * asks for company_id.
+ */
+export async function getDocumentByCode(
+  ctx: AuthedCtx,
+  scope: DocumentScope,
+  code: string,
+  companyId?: string,
+) {
+  const companyScope = companyFilter(ctx.actor, documents.companyId, companyId);
+  const ambiguous = (matches: repo.DocumentHeader[], what: string) =>
+    new BadRequestError(
+      `Several ${what} match ${code} (${matches.map((m) => `${m.code ?? m.supplierNumber} of ${m.contactName}`).join(", ")}): give company_id or use the invoice id`,
+      [{ path: "document_number", message: "matches several documents" }],
+    );
+  const byCode = await repo.findDocumentsByCode(ctx.db, { ...scope, code, scope: companyScope });
+  if (byCode.length === 1) return loadDocumentView(ctx.db, byCode[0]);
+  if (byCode.length > 1) throw ambiguous(byCode, "documents of different companies");
   if (scope.direction === "purchase" && scope.kind === "invoice") {
     const matches = await repo.findPurchaseInvoicesBySupplierNumber(ctx.db, code, companyScope);
     if (matches.length === 1) return loadDocumentView(ctx.db, matches[0]);
-    if (matches.length > 1)
-      throw new BadRequestError(
-        `Several supplier invoices carry the number ${code} (${matches.map((m) => m.contactName).join(", ")}): use the invoice id`,
-        [{ path: "document_number", message: "matches several suppliers' invoices" }],
-      );
+    if (matches.length > 1) throw ambiguous(matches, "supplier invoices");
   }
   throw new NotFoundError(KIND_NAMES[scope.kind]);
 }
@@ -182,13 +193,15 @@ async function loadContact(ctx: AuthedCtx, companyId: string, direction: Directi
     throw err;
   });
   const role = direction === "sale" ? "customer" : "supplier";
+  // The wire names the contact client_id (sales) or supplier_id (purchases).
+  const field = direction === "sale" ? "client_id" : "supplier_id";
   if (!contact || contact.companyId !== companyId)
-    throw new BadRequestError(`contact_id is not a ${role} of the company`, [
-      { path: "contact_id", message: `is not a ${role} of the document's company` },
+    throw new BadRequestError(`${field} is not a ${role} of the company`, [
+      { path: field, message: `is not a ${role} of the document's company` },
     ]);
   if (contact.contactType !== role && contact.contactType !== "both")
     throw new BadRequestError(`${contact.name} is not a ${role}`, [
-      { path: "contact_id", message: `must be a ${role} (or both)` },
+      { path: field, message: `must be a ${role} (or both)` },
     ]);
   return contact;
 }
@@ -405,7 +418,7 @@ export async function insertDocumentInTransaction(
     supplierNumberConflict(err, input);
   }
   const inserted = await repo.insertLines(ctx.db, lineRows(input.companyId, id, lines, figures.lineNets));
-  await repo.replaceTaxes(ctx.db, id, taxRows(input.companyId, id, figures));
+  await repo.insertTaxes(ctx.db, taxRows(input.companyId, id, figures));
   return {
     id,
     lines: inserted.map((l) => ({ id: l.id, lineNo: l.lineNo })).sort((a, b) => a.lineNo - b.lineNo),
@@ -621,6 +634,10 @@ export async function deleteDocument(ctx: AuthedCtx, scope: DocumentScope, id: s
     if (await repo.hasTargets(tx.db, doc.id))
       throw new ConflictError(
         `${KIND_NAMES[doc.kind]} ${doc.code ?? ""} was converted into later documents: delete those first`,
+      );
+    if (await repo.hasAttachments(tx.db, doc.id))
+      throw new ConflictError(
+        `${KIND_NAMES[doc.kind]} ${doc.code ?? doc.supplierNumber ?? ""} has attached files: delete them first`,
       );
     const links = await repo.linksInto(tx.db, doc.id);
     for (const link of links)

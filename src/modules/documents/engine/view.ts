@@ -49,8 +49,8 @@ export async function loadDocumentView(db: Db, header: repo.DocumentHeader): Pro
     repo.relatedDocuments(db, header.id),
     header.correctsDocumentId ? repo.findDocument(db, header.correctsDocumentId) : undefined,
   ]);
-  const rectifications = (await repo.rectificationsOf(db, header.id)).map(toRelated);
-  const fullyRectified = await isFullyRectified(db, header, lines);
+  const rectifications = related.rectifications.map(toRelated);
+  const fullyRectified = rectifications.length > 0 && (await isFullyRectified(db, header, lines));
   return {
     ...header,
     lines,

@@ -45,6 +45,10 @@ export interface InvoicePdfView {
   issueDate: string | null;
   operationDate?: string | null;
   dueDate?: string | null;
+  /** The label of `dueDate`: "Vencimiento" (default), "Válido hasta" for an estimate. */
+  dueDateLabel?: string;
+  /** More header data under the number and dates (a supplier's own invoice number...). */
+  references?: Array<[label: string, value: string]>;
   seller: Party;
   customer: Party;
   lines: InvoicePdfLine[];
@@ -59,7 +63,13 @@ export interface InvoicePdfView {
     supplied: string;
     total: string;
   };
-  rectifies?: { code: string; issueDate: string; reason?: string | null } | null;
+  rectifies?: {
+    code: string;
+    issueDate: string;
+    reason?: string | null;
+    /** I: by differences, S: by substitution (RD 1619/2012 art. 15). */
+    type?: "I" | "S" | null;
+  } | null;
   dueDates: Array<{ dueDate: string; amount: string; status?: string | null }>;
   paymentMethod?: string | null;
   notes?: string | null;
@@ -192,7 +202,7 @@ class InvoiceRenderer {
     const dated = view.issueDate ? ` · ${formatDate(view.issueDate)}` : "";
     text(
       doc,
-      `${documentLabel(view)}${dated} (continuación)`,
+      `${documentLabel(view)}${dated} · ${view.customer.name} (continuación)`,
       MARGIN + CONTENT * 0.4,
       MARGIN + 1,
       CONTENT * 0.6,
@@ -252,7 +262,8 @@ class InvoiceRenderer {
     if (view.operationDate && view.operationDate !== view.issueDate) {
       meta.push(["Fecha de operación", formatDate(view.operationDate)]);
     }
-    if (view.dueDate) meta.push(["Vencimiento", formatDate(view.dueDate)]);
+    if (view.dueDate) meta.push([view.dueDateLabel ?? "Vencimiento", formatDate(view.dueDate)]);
+    meta.push(...(view.references ?? []));
     for (const [label, value] of meta) {
       this.font(REGULAR, 8.5, MUTED);
       text(doc, label, MARGIN, y, 90);
@@ -283,7 +294,8 @@ class InvoiceRenderer {
 
     if (view.rectifies) {
       const r = view.rectifies;
-      const lines = [`Factura rectificativa de ${r.code} de ${formatDate(r.issueDate)}`];
+      const how = r.type === "S" ? ", por sustitución" : r.type === "I" ? ", por diferencias" : "";
+      const lines = [`Factura rectificativa de ${r.code} de ${formatDate(r.issueDate)}${how}`];
       if (r.reason) lines.push(`Motivo: ${r.reason}`);
       this.font(REGULAR, 8.5);
       const height = lines.reduce((h, l) => h + doc.heightOfString(l, { width: CONTENT - 16 }), 0) + 10;

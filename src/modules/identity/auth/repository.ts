@@ -8,7 +8,14 @@ import { loginAudit, refreshTokens, revokedAccessTokens, sessions, users } from 
 export const LOGIN_WINDOW_MINUTES = 15;
 export const MAX_FAILED_LOGINS = 5;
 
-export type LoginOutcome = "ok" | "unknown_email" | "bad_password" | "inactive" | "rate_limited";
+export type LoginOutcome =
+  | "ok"
+  | "unknown_email"
+  | "bad_password"
+  | "inactive"
+  | "rate_limited"
+  /** Not a login: an administrator set this user's password (its sessions were revoked). */
+  | "password_reset_by_admin";
 
 export interface LoginAttempt {
   email: string;
@@ -39,7 +46,7 @@ export async function secondsUntilLoginAllowed(db: Db, email: string, ip: string
     sql`with recent as (
           select created_at from login_audit
            where email = ${email} and ip is not distinct from ${ip}
-             and success = false and reason <> 'rate_limited'
+             and success = false and reason not in ('rate_limited', 'password_reset_by_admin')
              and created_at > now() - make_interval(mins => ${LOGIN_WINDOW_MINUTES})
              and created_at > coalesce((select max(created_at) from login_audit
                                          where email = ${email} and ip is not distinct from ${ip} and success),

@@ -2,6 +2,7 @@ import { inTransaction } from "../../../platform/db/sql.js";
 import type { Ctx } from "../../../platform/http/context.js";
 import { ConflictError, NotFoundError } from "../../../platform/http/errors.js";
 import { bumpAuthzEpoch } from "../auth/auth-state.js";
+import { assertHoldsAll } from "../grants.js";
 import type { RoleRow } from "./repository.js";
 import * as repo from "./repository.js";
 
@@ -58,6 +59,12 @@ export async function updateRole(ctx: Ctx, id: string, input: { name?: string; d
 export async function deleteRole(ctx: Ctx, id: string) {
   const role = await requireRole(ctx, id);
   assertEditable(role);
+  const held = await repo.permissionsOfRole(ctx.db, id);
+  assertHoldsAll(
+    ctx.actor,
+    held.map((p) => `${p.modulo}:${p.accion}`),
+    `delete the role "${role.name}"`,
+  );
   await inTransaction(ctx.db, async (tx) => {
     const holders = await repo.countRoleHolders(tx, id);
     if (holders > 0) {
@@ -80,6 +87,7 @@ export async function addPermission(ctx: Ctx, roleId: string, ref: PermissionRef
   const role = await requireRole(ctx, roleId);
   assertEditable(role);
   const permission = await resolvePermission(ctx, ref);
+  assertHoldsAll(ctx.actor, [`${permission.modulo}:${permission.accion}`], "add this permission");
   await inTransaction(ctx.db, async (tx) => {
     await repo.grantPermission(tx, roleId, permission.id);
     await bumpAuthzEpoch(tx);
@@ -90,6 +98,9 @@ export async function addPermission(ctx: Ctx, roleId: string, ref: PermissionRef
 export async function removePermission(ctx: Ctx, roleId: string, permissionId: string) {
   const role = await requireRole(ctx, roleId);
   assertEditable(role);
+  const permission = await repo.findPermission(ctx.db, { permissionId });
+  if (permission)
+    assertHoldsAll(ctx.actor, [`${permission.modulo}:${permission.accion}`], "remove this permission");
   await inTransaction(ctx.db, async (tx) => {
     if (!(await repo.revokePermission(tx, roleId, permissionId)))
       throw new NotFoundError("Permission on this role");

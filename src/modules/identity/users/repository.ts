@@ -25,6 +25,8 @@ export interface UserFilter {
   search?: string;
   isActive?: boolean;
   roleId?: string;
+  /** Only the users restricted to this company (a company-restricted caller's view). */
+  companyId?: string;
   limit: number;
   offset: number;
 }
@@ -35,6 +37,7 @@ export async function listUsers(db: Db, filter: UserFilter) {
       ? or(ilike(users.email, likePattern(filter.search)), ilike(users.fullName, likePattern(filter.search)))
       : undefined,
     filter.isActive === undefined ? undefined : eq(users.isActive, filter.isActive),
+    filter.companyId ? eq(users.companyId, filter.companyId) : undefined,
     filter.roleId
       ? inArray(
           users.id,

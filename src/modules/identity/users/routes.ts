@@ -156,7 +156,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
     },
     async (request, reply) => {
       const ctx = ctxOf(request);
-      await users.getUser(ctx, request.params.id);
+      await users.requireManageableUser(ctx, request.params.id);
       await auth.revokeAll(ctx, request.params.id, "revoked_by_admin");
       return reply.code(204).send(null);
     },

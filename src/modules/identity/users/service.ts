@@ -6,9 +6,18 @@ import { type AuthedCtx, type Ctx, inCtxTransaction } from "../../../platform/ht
 import { BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
 import { companyExists } from "../../companies/index.js";
 import { bumpAuthzEpoch } from "../auth/auth-state.js";
-import { revokeUserSessions } from "../auth/repository.js";
+import { recordLoginAttempt, revokeUserSessions } from "../auth/repository.js";
 import { ADMIN_ROLE_NAME } from "../catalog.js";
-import { findRoleById, findRoleByName } from "../roles/repository.js";
+import {
+  assertCompanyGrantable,
+  assertHoldsAll,
+  assertManageable,
+  assertMaySetPassword,
+  assertNotSelf,
+  assertUserVisible,
+  isAdministrator,
+} from "../grants.js";
+import { findRoleById, findRoleByName, permissionsOfRole } from "../roles/repository.js";
 import type { UserFilter, UserRow } from "./repository.js";
 import * as repo from "./repository.js";
 
@@ -49,7 +58,30 @@ async function assertCompanyExists(ctx: Ctx, companyId: string | null | undefine
 async function requireUser(ctx: Ctx, id: string) {
   const user = await repo.findUserById(ctx.db, id);
   if (!user) throw new NotFoundError("User");
+  assertUserVisible(ctx.actor, user);
   return user;
+}
+
+/** The user, when the caller may manage it (grants.ts): visible and holding nothing the caller doesn't. */
+export async function requireManageableUser(ctx: Ctx, id: string) {
+  const user = await requireUser(ctx, id);
+  if (ctx.actor) assertManageable(ctx.actor, user, await repo.permissionsOfUser(ctx.db, id));
+  return user;
+}
+
+/** The role's permissions, refused unless the caller holds every one of them. */
+async function requireGrantableRole(ctx: Ctx, roleId: string, notFound: () => Error) {
+  const role = await findRoleById(ctx.db, roleId);
+  if (!role) throw notFound();
+  if (ctx.actor) {
+    const held = await permissionsOfRole(ctx.db, roleId);
+    assertHoldsAll(
+      ctx.actor,
+      held.map((p) => `${p.modulo}:${p.accion}`),
+      `give or take the role "${role.name}"`,
+    );
+  }
+  return role;
 }
 
 async function assertEmailFree(ctx: Ctx, email: string, exceptId?: string) {
@@ -119,7 +151,10 @@ export async function actorOfActiveUser(db: Db, email: string): Promise<Actor | 
 }
 
 export async function listUsers(ctx: Ctx, filter: UserFilter) {
-  const { rows, total } = await repo.listUsers(ctx.db, filter);
+  const { rows, total } = await repo.listUsers(ctx.db, {
+    ...filter,
+    companyId: ctx.actor?.companyId ?? undefined,
+  });
   const roles = await repo.rolesOfUsers(
     ctx.db,
     rows.map((r) => r.id),
@@ -129,8 +164,15 @@ export async function listUsers(ctx: Ctx, filter: UserFilter) {
 
 export async function createUser(ctx: Ctx, input: CreateUserInput) {
   const email = input.email.trim().toLowerCase();
+  assertCompanyGrantable(ctx.actor, input.companyId);
+  // A company-restricted caller's users belong to its company.
+  const companyId = input.companyId === undefined ? (ctx.actor?.companyId ?? null) : input.companyId;
+  const roleIds = [...new Set(input.roleIds ?? [])];
+  for (const roleId of roleIds) {
+    await requireGrantableRole(ctx, roleId, () => new BadRequestError(`Role ${roleId} does not exist`));
+  }
   await assertEmailFree(ctx, email);
-  await assertCompanyExists(ctx, input.companyId);
+  await assertCompanyExists(ctx, companyId);
   const passwordHash = await hashPassword(input.password);
   const id = await inTransaction(ctx.db, async (tx) => {
     const userId = await repo.insertUser(tx, {
@@ -138,9 +180,8 @@ export async function createUser(ctx: Ctx, input: CreateUserInput) {
       passwordHash,
       fullName: input.fullName ?? "",
       isActive: input.isActive ?? true,
-      companyId: input.companyId ?? null,
+      companyId,
     });
-    const roleIds = [...new Set(input.roleIds ?? [])];
     for (const roleId of roleIds) {
       if (!(await findRoleById(tx, roleId))) throw new BadRequestError(`Role ${roleId} does not exist`);
     }
@@ -151,7 +192,12 @@ export async function createUser(ctx: Ctx, input: CreateUserInput) {
 }
 
 export async function updateUser(ctx: Ctx, id: string, input: UpdateUserInput) {
-  await requireUser(ctx, id);
+  const target = await requireManageableUser(ctx, id);
+  if (input.companyId !== undefined && input.companyId !== target.companyId) {
+    assertNotSelf(ctx.actor, id, "company restriction");
+    assertCompanyGrantable(ctx.actor, input.companyId);
+  }
+  if (input.password) assertMaySetPassword(ctx.actor);
   const email = input.email?.trim().toLowerCase();
   if (email) await assertEmailFree(ctx, email, id);
   await assertCompanyExists(ctx, input.companyId);
@@ -169,12 +215,21 @@ export async function updateUser(ctx: Ctx, id: string, input: UpdateUserInput) {
     if (input.isActive === false || passwordHash) {
       await revokeUserSessions(txCtx.db, id, input.isActive === false ? "deactivated" : "password_reset");
     }
+    if (passwordHash && ctx.actor) {
+      // Audited: who set whose password, beside the logins it affects.
+      await recordLoginAttempt(txCtx.db, {
+        email: email ?? target.email,
+        userId: id,
+        outcome: "password_reset_by_admin",
+        userAgent: `by ${ctx.actor.email} (${ctx.actor.userId})`,
+      });
+    }
   });
   return getUser(ctx, id);
 }
 
 export async function deactivateUser(ctx: Ctx, id: string) {
-  await requireUser(ctx, id);
+  await requireManageableUser(ctx, id);
   await inCtxTransaction(ctx, async (txCtx) => {
     await assertNotLastAdmin(txCtx, id);
     await repo.updateUserRow(txCtx.db, id, { isActive: false });
@@ -203,8 +258,9 @@ export async function changeOwnPassword(ctx: AuthedCtx, currentPassword: string,
 }
 
 export async function assignRole(ctx: Ctx, userId: string, roleId: string) {
-  await requireUser(ctx, userId);
-  if (!(await findRoleById(ctx.db, roleId))) throw new NotFoundError("Role");
+  await requireManageableUser(ctx, userId);
+  await requireGrantableRole(ctx, roleId, () => new NotFoundError("Role"));
+  assertNotSelf(ctx.actor, userId, "roles");
   await inTransaction(ctx.db, async (tx) => {
     await repo.insertUserRoles(tx, userId, [roleId]);
     await bumpAuthzEpoch(tx);
@@ -213,9 +269,10 @@ export async function assignRole(ctx: Ctx, userId: string, roleId: string) {
 }
 
 export async function removeRole(ctx: Ctx, userId: string, roleId: string) {
-  await requireUser(ctx, userId);
-  const role = await findRoleById(ctx.db, roleId);
-  if (!role) throw new NotFoundError("Role");
+  await requireManageableUser(ctx, userId);
+  const role = await requireGrantableRole(ctx, roleId, () => new NotFoundError("Role"));
+  // An administrator may step down (unless it is the last one); nobody else changes their own roles.
+  if (!(ctx.actor && isAdministrator(ctx.actor))) assertNotSelf(ctx.actor, userId, "roles");
   await inCtxTransaction(ctx, async (txCtx) => {
     if (role.name === ADMIN_ROLE_NAME) await assertNotLastAdmin(txCtx, userId);
     if (!(await repo.deleteUserRole(txCtx.db, userId, roleId))) throw new NotFoundError("Role assignment");

@@ -330,7 +330,7 @@ describe("GET /api/v1/users/me", () => {
     expect(me.roles).toEqual([{ id: u.roleId, name: expect.stringMatching(/^role-/) }]);
     expect(me.permissions).toEqual(["roles:leer", "usuarios:leer"]);
     const adminMe = (await admin("GET", "/users/me")).json();
-    expect(adminMe.permissions).toHaveLength(96);
+    expect(adminMe.permissions).toHaveLength(102);
   });
 });
 

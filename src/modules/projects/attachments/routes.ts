@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { attachmentDisposition } from "../../../platform/file-types.js";
 import { ctxOf } from "../../../platform/http/context.js";
 import { errorResponses, noContent } from "../../../platform/http/errors.js";
 import { readSingleUpload } from "../../../platform/http/uploads.js";
 import { idParams } from "../../../platform/ids.js";
 import type { FileStorage } from "../../../platform/storage.js";
-import { attachmentDisposition } from "./file-types.js";
 import { attachmentOut, attachmentParams, toAttachmentOut } from "./schemas.js";
 import * as attachments from "./service.js";
 

@@ -1,4 +1,5 @@
 import { inTransaction } from "../../../platform/db/sql.js";
+import { cleanFileName, detectAttachmentType } from "../../../platform/file-types.js";
 import { type AuthedCtx, type Ctx, inCtxTransaction } from "../../../platform/http/context.js";
 import {
   BadRequestError,
@@ -9,7 +10,6 @@ import {
 import { type FileStorage, type StoredFile, StoredFileNotFoundError } from "../../../platform/storage.js";
 import { loadBudgetForWrite } from "../budget-access.js";
 import { getCostEntry } from "../costs/service.js";
-import { cleanFileName, detectAttachmentType } from "./file-types.js";
 import * as repo from "./repository.js";
 
 export async function listAttachments(ctx: Ctx, costEntryId: string) {

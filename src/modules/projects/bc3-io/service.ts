@@ -2,8 +2,7 @@ import { inTransaction } from "../../../platform/db/sql.js";
 import type { AuthedCtx, Ctx } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError, type FieldError } from "../../../platform/http/errors.js";
 import { uuidv7 } from "../../../platform/ids.js";
-import { parseBc3 } from "../bc3/parse.js";
-import type { Bc3Budget, Bc3Charset } from "../bc3/types.js";
+import type { Bc3Charset } from "../bc3/types.js";
 import { writeBc3 } from "../bc3/write.js";
 import { loadBudget, loadBudgetForWrite } from "../budget-access.js";
 import { insertBudget } from "../budgets/repository.js";
@@ -11,28 +10,22 @@ import { assertBudgetCodeFree, type BudgetView, getBudget } from "../budgets/ser
 import { insertTree, loadTree } from "../items/bulk.js";
 import { deleteItemsOfBudget, displayAmountsOfBudget } from "../items/repository.js";
 import { bc3FromTree } from "./from-rows.js";
-import { treeFromBc3 } from "./to-rows.js";
+import { prepareImportOffThread } from "./off-thread.js";
 
 const malformed = (errors: FieldError[]) =>
   new BadRequestError(`The BC3 file is not valid: ${errors.length} problem(s) found`, errors);
 
-function parseOrThrow(file: Buffer): Bc3Budget {
-  const result = parseBc3(file);
-  if (!result.ok) throw malformed(result.errors.map((e) => ({ path: `line ${e.line}`, message: e.message })));
-  return result.budget;
-}
-
-function rowsOrThrow(bc3: Bc3Budget, budgetId: string) {
-  const tree = treeFromBc3(bc3, budgetId);
-  if (!tree.ok) throw malformed(tree.errors);
-  return tree.nodes;
+/** The file's root and rows for `budgetId` (parsed in a worker thread when large), or a 400 listing every problem. */
+async function prepareOrThrow(file: Buffer, budgetId: string) {
+  const prepared = await prepareImportOffThread(file, budgetId);
+  if (!prepared.ok) throw malformed(prepared.errors);
+  return prepared;
 }
 
 /** A new borrador budget from a BC3 file: code and name from its root concept. All or nothing. */
 export async function importBudget(ctx: AuthedCtx, file: Buffer): Promise<BudgetView> {
-  const bc3 = parseOrThrow(file);
   const budgetId = uuidv7();
-  const nodes = rowsOrThrow(bc3, budgetId);
+  const { nodes, ...bc3 } = await prepareOrThrow(file, budgetId);
   await inTransaction(ctx.db, async (tx) => {
     await assertBudgetCodeFree(tx, bc3.code);
     await insertBudget(tx, {
@@ -49,7 +42,7 @@ export async function importBudget(ctx: AuthedCtx, file: Buffer): Promise<Budget
 /** Replaces every item of a borrador budget with the file's tree (activity links to old items go too). */
 export async function replaceBudgetItems(ctx: Ctx, budgetId: string, file: Buffer): Promise<BudgetView> {
   await loadBudget(ctx.db, budgetId);
-  const nodes = rowsOrThrow(parseOrThrow(file), budgetId);
+  const { nodes } = await prepareOrThrow(file, budgetId);
   await inTransaction(ctx.db, async (tx) => {
     const budget = await loadBudgetForWrite(tx, budgetId);
     if (budget.estado !== "borrador") {

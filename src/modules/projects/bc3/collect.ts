@@ -68,6 +68,25 @@ function groups(field: Bc3Field | undefined, size: number): Bc3Sub[][] {
   return out;
 }
 
+/**
+ * A FIEBDC-3 date: DDMMYYYY, or DDMMYY (years 00-79 are 20xx); the day may be left out (MMYYYY,
+ * MMYY) and so may the month (YYYY, YY). Separators / - . between the parts are tolerated. The
+ * date must exist: 30/02/26 does not.
+ */
+export function isBc3Date(text: string): boolean {
+  const full = /^(\d{2})[/.-]?(\d{2})[/.-]?(\d{2}|\d{4})$/.exec(text);
+  if (full) {
+    const [day, month, yy] = [Number(full[1]), Number(full[2]), full[3]];
+    const year = yy.length === 4 ? Number(yy) : Number(yy) + (Number(yy) >= 80 ? 1900 : 2000);
+    const date = new Date(Date.UTC(year, month - 1, day));
+    if (month >= 1 && month <= 12 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day)
+      return true;
+  }
+  const monthYear = /^(\d{2})[/.-]?(\d{2}|\d{4})$/.exec(text);
+  if (monthYear && Number(monthYear[1]) >= 1 && Number(monthYear[1]) <= 12) return true;
+  return /^(\d{2}|\d{4})$/.test(text);
+}
+
 export function collect(records: Bc3Record[]): Collected {
   const ctx: Collected = {
     errors: [],
@@ -91,16 +110,32 @@ export function collect(records: Bc3Record[]): Collected {
     return text === null ? null : normalizeDecimal(text);
   };
 
+  /** A unit price the budget can store: NUMERIC(18,4), so 14 integer digits and 4 decimals. */
+  const unitPrice = (sub: Bc3Sub | undefined, code: string): string => {
+    const text = num(sub, () => `price of ${code}`);
+    if (text === null || !sub) return "0";
+    const [int, frac = ""] = text.replace(/^[+-]/, "").split(".");
+    if (frac.length > 4) error(sub.line, `price of ${code} has more than 4 decimals: "${text}"`);
+    else if (int.replace(/^0+/, "").length > 14)
+      error(sub.line, `price of ${code} is too large (at most 14 integer digits): "${text}"`);
+    return text;
+  };
+
   const readConcept = (rec: Bc3Record) => {
-    const [codeField, unit, summary, price, , type] = rec.fields;
+    const [codeField, unit, summary, price, date, type] = rec.fields;
     const { code, hashes } = splitCode(codeField?.subs[0]?.text ?? "");
     if (code === "") return error(rec.line, "~C record without a code");
+    for (const sub of date?.subs ?? []) {
+      if (sub.text !== "" && !isBc3Date(sub.text)) {
+        error(sub.line, `date of ${code} is not a valid date (DDMMYYYY or DDMMYY): "${sub.text}"`);
+      }
+    }
     ctx.concepts.set(code, {
       code,
       hashes,
       unit: oneLine(unit),
       summary: oneLine(summary),
-      price: num(price?.subs[0], () => `price of ${code}`) ?? "0",
+      price: unitPrice(price?.subs[0], code),
       type: TYPES[type?.subs[0]?.text ?? ""] ?? "other",
       line: rec.line,
     });

@@ -120,6 +120,74 @@ describe("parseBc3 on malformed files", () => {
     expect(result.ok).toBe(true);
   });
 
+  it("reports a price the budget cannot store (over 14 integer digits or 4 decimals) at its line", () => {
+    expect(errorsOf(replace(7, "~C|I1|m|Item one|12345678901234567890||0|"))).toEqual([
+      { line: 7, message: 'price of I1 is too large (at most 14 integer digits): "12345678901234567890"' },
+    ]);
+    expect(errorsOf(replace(7, "~C|I1|m|Item one|10.12345||0|"))).toEqual([
+      { line: 7, message: 'price of I1 has more than 4 decimals: "10.12345"' },
+    ]);
+    // leading zeros do not count: 14 integer digits and 4 decimals fit NUMERIC(18,4)
+    const fits = parse(replace(7, "~C|I1|m|Item one|00099999999999999.1234||0|"));
+    expect(fits.ok && fits.budget.root.children[0].children[0].unitPrice).toBe("99999999999999.1234");
+  });
+
+  it("reports a quantity or an amount too large to store at the line of its measurement", () => {
+    const huge = "~M|A#\\I1|1\\1\\|2|\\x\\99999999\\99999999\\\\\\|";
+    expect(errorsOf(replace(8, huge))).toEqual([
+      { line: 8, message: "quantity of I1 (9999999800000001) is too large: at most 15 integer digits" },
+    ]);
+    const costly = replace(7, "~C|I1|m|Item one|99999999999999||0|");
+    expect(errorsOf(replace(8, "~M|A#\\I1|1\\1\\|2|\\x\\1000\\\\\\\\|", costly))).toEqual([
+      { line: 8, message: "amount of I1 (quantity x price) is too large: at most 16 integer digits" },
+    ]);
+  });
+
+  it("refuses a date that does not exist (30/02/26) and accepts the FIEBDC-3 forms", () => {
+    expect(errorsOf(replace(7, "~C|I1|m|Item one|10|30/02/26|0|"))).toEqual([
+      { line: 7, message: 'date of I1 is not a valid date (DDMMYYYY or DDMMYY): "30/02/26"' },
+    ]);
+    for (const bad of ["310426", "00012026", "2026-13", "hoy", "1234567"]) {
+      expect(lines(errorsOf(replace(7, `~C|I1|m|Item one|10|${bad}|0|`))), bad).toEqual([7]);
+    }
+    for (const good of ["290713", "29072013", "29/02/2024", "072013", "0713", "2013", "13", "01.01.99"]) {
+      expect(parse(replace(7, `~C|I1|m|Item one|10|${good}|0|`)).ok, good).toBe(true);
+    }
+  });
+
+  /** A root and a chain of `depth` chapters, each the only child of the previous one, then an item. */
+  const chain = (depth: number) => {
+    const out = [BASE[0], BASE[1], "~C|R##||Root|0||0|", "~D|R##|C1#\\1\\1\\|"];
+    for (let i = 1; i <= depth; i++) {
+      out.push(`~C|C${i}#||Chapter ${i}|0||0|`);
+      out.push(i < depth ? `~D|C${i}#|C${i + 1}#\\1\\1\\|` : `~D|C${i}#|I1\\1\\2\\|`);
+    }
+    out.push("~C|I1|m|Item|10||0|");
+    return out;
+  };
+
+  it("builds a 5,000-level chain without recursion", () => {
+    const result = parse(chain(5000));
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    let node = result.budget.root.children[0];
+    let depth = 1;
+    while (node.children.length > 0) {
+      node = node.children[0];
+      depth++;
+    }
+    expect(depth).toBe(5001);
+    expect(node).toMatchObject({ code: "I1", kind: "item", quantity: "2.000" });
+  });
+
+  it("with maxDepth, reports a chain too deep at the line of the ~D that goes past it", () => {
+    const errors = parseBc3(Buffer.from(chain(5000).join("\r\n"), "latin1"), { maxDepth: 10 });
+    // C11 is placed by the ~D of C10: line 4 + 2 x 10
+    expect(errors).toEqual({
+      ok: false,
+      errors: [{ line: 24, message: "C11 is nested deeper than 10 levels" }],
+    });
+  });
+
   it("never throws, whatever the bytes", () => {
     const alphabet = fc.constantFrom(..."~|\\#\r\nCDMTVKY01.-ab ñ".split(""));
     const bc3ish = fc.array(alphabet, { maxLength: 300 }).map((a) => Buffer.from(a.join(""), "latin1"));

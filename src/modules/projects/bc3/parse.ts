@@ -1,4 +1,4 @@
-import { toQuantity, toUnitPrice } from "../../../platform/money.js";
+import { Dec, toQuantity, toUnitPrice } from "../../../platform/money.js";
 import { decodeBc3, detectCharset } from "./charset.js";
 import { type ChildRef, type Collected, type Concept, collect, type MeasureEntry } from "./collect.js";
 import { measurementsTotal, normalizeDecimal, product } from "./numbers.js";
@@ -79,15 +79,44 @@ function checkReferences(ctx: Collected): void {
   }
 }
 
+/** NUMERIC(18,3) quantities and NUMERIC(18,2) amounts: what a budget item can hold. */
+const MAX_QUANTITY = new Dec("1e15");
+const MAX_AMOUNT = new Dec("1e16");
+
 class TreeBuilder {
   constructor(
     private readonly ctx: Collected,
     private readonly measures: Map<string, MeasureEntry[]>,
+    private readonly maxDepth: number,
   ) {}
 
-  children(parent: string): Bc3Node[] {
-    const refs = this.ctx.decomps.get(parent)?.children ?? [];
-    return refs.map((ref, i) => this.node(parent, ref, i));
+  /**
+   * The tree under `root`, built without recursion (a chain of thousands of chapters must not
+   * exhaust the stack): each chapter's children are made in one go, in order, then its chapters
+   * are queued. A chapter deeper than maxDepth is reported at the line of the ~D that places it.
+   */
+  build(root: string): Bc3Node[] {
+    const top: Bc3Node[] = [];
+    const work: { parent: string; into: Bc3Node[]; depth: number }[] = [
+      { parent: root, into: top, depth: 1 },
+    ];
+    while (work.length > 0) {
+      const { parent, into, depth } = work.pop() as (typeof work)[number];
+      const refs = this.ctx.decomps.get(parent)?.children ?? [];
+      for (let i = 0; i < refs.length; i++) {
+        if (depth > this.maxDepth) {
+          this.ctx.errors.push({
+            line: refs[i].line,
+            message: `${refs[i].code} is nested deeper than ${this.maxDepth} levels`,
+          });
+          return top;
+        }
+        const node = this.node(parent, refs[i], i);
+        into.push(node);
+        if (node.kind === "chapter") work.push({ parent: node.code, into: node.children, depth: depth + 1 });
+      }
+    }
+    return top;
   }
 
   private node(parent: string, ref: ChildRef, index: number): Bc3Node {
@@ -97,18 +126,36 @@ class TreeBuilder {
     const measure = entries.find((e) => e.index === index + 1) ?? entries[0];
     const measured = measure ? (measurementsTotal(measure.lines) ?? measure.total) : null;
     const kind = concept.hashes > 0 ? "chapter" : "item";
+    const quantity = new Dec(measured ?? product(ref.factor, ref.yield));
+    if (kind === "item") this.checkSize(ref, measure, quantity, concept);
     return {
       code: concept.code,
       kind,
       unit: concept.unit,
       summary: concept.summary,
       longText: this.ctx.texts.get(concept.code) ?? "",
-      quantity: toQuantity(measured ?? product(ref.factor, ref.yield)),
+      quantity: toQuantity(quantity),
       unitPrice: toUnitPrice(concept.price),
       measurements: (measure?.lines ?? []).map((m) => ({ ...m })),
       decomposition: kind === "item" ? this.decomposition(concept.code) : [],
-      children: kind === "chapter" ? this.children(concept.code) : [],
+      children: [],
     };
+  }
+
+  /** A quantity or an amount the budget cannot store, reported where it comes from. */
+  private checkSize(ref: ChildRef, measure: MeasureEntry | undefined, quantity: Dec, concept: Concept) {
+    const line = measure?.line ?? ref.line;
+    if (quantity.abs().gte(MAX_QUANTITY)) {
+      this.ctx.errors.push({
+        line,
+        message: `quantity of ${ref.code} (${quantity.toFixed()}) is too large: at most 15 integer digits`,
+      });
+    } else if (quantity.times(concept.price).abs().gte(MAX_AMOUNT)) {
+      this.ctx.errors.push({
+        line,
+        message: `amount of ${ref.code} (quantity x price) is too large: at most 16 integer digits`,
+      });
+    }
   }
 
   /** Every ~D child of an item is a component; auxiliary composites (items) become "other" at their price. */
@@ -127,7 +174,7 @@ class TreeBuilder {
   }
 }
 
-function parseUnsafe(buf: Buffer): ParseResult {
+function parseUnsafe(buf: Buffer, maxDepth: number): ParseResult {
   if (buf.toString("latin1").trim() === "")
     return { ok: false, errors: [{ line: 1, message: "empty file" }] };
   const early: Bc3LineError[] = [];
@@ -149,26 +196,29 @@ function parseUnsafe(buf: Buffer): ParseResult {
     return { ok: false, errors: [...ctx.errors].sort((a, b) => a.line - b.line) };
   }
 
+  const children = new TreeBuilder(ctx, measures, maxDepth).build(root.code);
+  if (ctx.errors.length > 0) return { ok: false, errors: [...ctx.errors].sort((a, b) => a.line - b.line) };
   const budget: Bc3Budget = {
     code: root.code,
     name: root.summary,
     charset,
-    root: {
-      code: root.code,
-      summary: root.summary,
-      children: new TreeBuilder(ctx, measures).children(root.code),
-    },
+    root: { code: root.code, summary: root.summary, children },
   };
   return { ok: true, budget };
+}
+
+export interface ParseOptions {
+  /** Chapters deeper than this are an error at the line of the ~D that places them (default: no limit). */
+  maxDepth?: number;
 }
 
 /**
  * Parses a FIEBDC-3 (BC3) file. Pure; never throws: every problem found is returned with its 1-based line.
  * Unknown record types are ignored. Numbers go through decimal.js.
  */
-export function parseBc3(buf: Buffer): ParseResult {
+export function parseBc3(buf: Buffer, options: ParseOptions = {}): ParseResult {
   try {
-    return parseUnsafe(buf);
+    return parseUnsafe(buf, options.maxDepth ?? Number.POSITIVE_INFINITY);
   } catch (err) {
     // Last resort for pathological input (e.g. a tree deep enough to exhaust the stack).
     return { ok: false, errors: [{ line: 1, message: `unreadable BC3 file: ${(err as Error).message}` }] };

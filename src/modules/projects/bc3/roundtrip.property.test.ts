@@ -26,13 +26,16 @@ const text = (charset: Bc3Charset, multiline = false) => {
   const chars = `abcxyzABCXYZ019 .,;:()/-ñÑáéíóúÁÉüÜçÇºª¿¡|\\~${multiline ? "\n" : ""}${charset === "ANSI" ? "€" : ""}`;
   return fc.array(fc.constantFrom(...chars), { maxLength: 24 }).map((a) => a.join(""));
 };
-const scaled = (maxScale: number, min = -1e7) =>
+const scaled = (maxScale: number, min = -1e7, max = 1e7) =>
   fc
-    .tuple(fc.integer({ min, max: 1e7 }), fc.integer({ min: 0, max: maxScale }))
+    .tuple(fc.integer({ min, max }), fc.integer({ min: 0, max: maxScale }))
     .map(([n, s]) => normalizeDecimal(new Dec(n).div(new Dec(10).pow(s))));
 const quantity = fc.integer({ min: -1e7, max: 1e8 }).map((n) => toQuantity(new Dec(n).div(1000)));
 const price = fc.integer({ min: 0, max: 1e9 }).map((n) => toUnitPrice(new Dec(n).div(10000)));
-const optionalValue = fc.option(scaled(3), { nil: null });
+// Measurement values stay small enough that 4 lines of 4 factors, times the largest price, fit an
+// item's NUMERIC(18,2) amount (the parser refuses larger ones).
+const measure = scaled(3, -300, 300);
+const optionalValue = fc.option(measure, { nil: null });
 
 type Shape = { kind: "chapter"; children: Shape[] } | { kind: "item"; measured: boolean; parts: number[] };
 const itemShape: fc.Arbitrary<Shape> = fc.record({
@@ -70,7 +73,7 @@ const randomBudget = (charset: Bc3Charset) =>
       lines: fc.array(
         fc.record({
           label: text(charset),
-          units: scaled(3),
+          units: measure,
           length: optionalValue,
           width: optionalValue,
           height: optionalValue,

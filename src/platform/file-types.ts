@@ -1,4 +1,4 @@
-/** What a cost entry may carry as attachment: invoices and delivery notes as PDF, photos, e-invoices, exports. */
+/** Uploaded files (cost entries, supplier invoices): invoices and delivery notes as PDF, photos, e-invoices, exports. */
 export type AttachmentKind = "pdf" | "png" | "jpeg" | "xml" | "csv";
 
 export const ATTACHMENT_CONTENT_TYPES: Record<AttachmentKind, string> = {

@@ -2,8 +2,8 @@ import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import { parseBc3 } from "./parse.js";
 
-describe("parseBc3 performance", () => {
-  it("parses a generated file with 5,000 items in well under a second", () => {
+describe("parseBc3 on a large file", () => {
+  it("parses a generated file with 5,000 items (timings: npm run bench -- bc3)", () => {
     const lines = [
       "~V|X|FIEBDC-3/2016|Gen||ANSI||",
       "~K|\\2\\2\\3\\2\\2\\2\\2\\EUR\\|0|",
@@ -26,14 +26,11 @@ describe("parseBc3 performance", () => {
     }
     lines.push(`~D|G##|${chapters.join("")}|`);
     const buf = iconv.encode(lines.join("\r\n"), "win1252");
-    const start = performance.now();
     const result = parseBc3(buf);
-    const elapsed = performance.now() - start;
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
     const budget = result.budget;
     expect(budget.root.children).toHaveLength(50);
     expect(budget.root.children.reduce((n, c) => n + c.children.length, 0)).toBe(5000);
     expect(budget.root.children[3].children[7].quantity).toBe("46.500"); // 2 x 7.25 x 3 + 1.5 x 2
-    expect(elapsed).toBeLessThan(2000);
   });
 });

@@ -1,0 +1,108 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../../../platform/db/client.js";
+import { queryRows } from "../../../platform/db/sql.js";
+import { boxMapSource } from "../box-map/repository.js";
+import type { MappedModel } from "../tables.js";
+
+/**
+ * The set-based queries that turn the books into boxes: one statement per box group, whatever the
+ * number of invoices (the 303 of 100,000 invoices is one GROUP BY; see bench/tax.ts).
+ *
+ * An invoice counts when it is issued (sales) or approved (purchases) and its operation date (or,
+ * without one, its issue date) falls in the period. Each document_taxes row (one per invoice and
+ * tax code/rate) is spread over the boxes its box-map row names: base, quota, and the recargo's
+ * base and quota; rectifying invoices use the rectifying rows, with their own (negative) sign.
+ */
+
+export interface BoxSum {
+  box: string;
+  amount: string;
+  /** Distinct counterparties behind the box (111/115 recipient counts). */
+  recipients: number;
+}
+
+export const FINALIZED = sql`d.kind = 'invoice' and (
+  (d.direction = 'sale' and d.estado = 'emitida') or (d.direction = 'purchase' and d.estado = 'aprobada'))`;
+export const ACCRUAL_DATE = sql`coalesce(d.operation_date, d.issue_date)`;
+
+export async function boxSums(
+  db: Db,
+  companyId: string,
+  model: MappedModel,
+  dateFrom: string,
+  dateTo: string,
+): Promise<BoxSum[]> {
+  const kind = model === "303" || model === "349" ? "vat" : "irpf";
+  const map = await boxMapSource(db, companyId);
+  return queryRows<BoxSum>(
+    db,
+    sql`select b.box, sum(b.amount)::text as amount, count(distinct d.contact_id)::int as recipients
+          from documents d
+          join document_taxes t on t.document_id = d.id and t.kind = ${kind}
+          join (${map}) m on m.model = ${model}
+           and m.tax_code_id = t.tax_code_id and m.direction = d.direction
+           and m.rectifying = (d.corrects_document_id is not null)
+         cross join lateral (values
+           (m.base_box, t.base),
+           (m.quota_box, t.amount),
+           (m.re_base_box, case when t.re_rate <> 0 then t.base end),
+           (m.re_quota_box, case when t.re_rate <> 0 then t.re_amount end)
+         ) as b(box, amount)
+         where d.company_id = ${companyId} and ${FINALIZED}
+           and ${ACCRUAL_DATE} between ${dateFrom} and ${dateTo}
+           and b.box is not null and b.amount is not null
+           -- A company under recargo de equivalencia deducts nothing but self-assessed VAT.
+           and (m.side = 'accrued' or t.self_assessed or not exists (
+             select 1 from document_settings s
+              where s.company_id = ${companyId} and s.tax_regime = 'recargo_equivalencia'))
+         group by b.box`,
+  );
+}
+
+/** The invoices behind one box (traceability: GET /api/tax/returns/{id}/boxes/{box}). */
+export interface BoxInvoice {
+  documentId: string;
+  code: string;
+  direction: string;
+  date: string;
+  contactName: string;
+  taxCode: string;
+  amount: string;
+}
+
+export async function invoicesOfBox(
+  db: Db,
+  companyId: string,
+  model: MappedModel,
+  dateFrom: string,
+  dateTo: string,
+  box: string,
+): Promise<BoxInvoice[]> {
+  const kind = model === "303" || model === "349" ? "vat" : "irpf";
+  const map = await boxMapSource(db, companyId);
+  return queryRows<BoxInvoice>(
+    db,
+    sql`select d.id as "documentId", d.code, d.direction, ${ACCRUAL_DATE}::text as date,
+               d.contact_name as "contactName", c.code as "taxCode", sum(b.amount)::text as amount
+          from documents d
+          join document_taxes t on t.document_id = d.id and t.kind = ${kind}
+          join tax_codes c on c.id = t.tax_code_id
+          join (${map}) m on m.model = ${model}
+           and m.tax_code_id = t.tax_code_id and m.direction = d.direction
+           and m.rectifying = (d.corrects_document_id is not null)
+         cross join lateral (values
+           (m.base_box, t.base),
+           (m.quota_box, t.amount),
+           (m.re_base_box, case when t.re_rate <> 0 then t.base end),
+           (m.re_quota_box, case when t.re_rate <> 0 then t.re_amount end)
+         ) as b(box, amount)
+         where d.company_id = ${companyId} and ${FINALIZED}
+           and ${ACCRUAL_DATE} between ${dateFrom} and ${dateTo}
+           and b.box = ${box} and b.amount is not null
+           and (m.side = 'accrued' or t.self_assessed or not exists (
+             select 1 from document_settings s
+              where s.company_id = ${companyId} and s.tax_regime = 'recargo_equivalencia'))
+         group by d.id, d.code, d.direction, ${ACCRUAL_DATE}, d.contact_name, c.code
+         order by 4, d.code, c.code`,
+  );
+}
