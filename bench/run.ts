@@ -1,3 +1,4 @@
+import { benchBanking } from "./banking.js";
 import { benchBc3 } from "./bc3-import.js";
 import { benchDocuments } from "./documents.js";
 import { benchIdentity } from "./identity.js";
@@ -13,6 +14,7 @@ const sections: Record<string, () => Promise<void>> = {
   mcp: benchMcpSection,
   documents: benchDocuments,
   tax: benchTax,
+  banking: benchBanking,
 };
 
 const wanted = process.argv.slice(2).filter((a) => a !== "--");

@@ -171,6 +171,7 @@ async function run(argv: string[]) {
       `enterprise demo: ${result.company.created ? "loaded" : "already there"} (company ${result.company.companyId})`,
     );
     out(`ledger demo: ${result.entriesCreated} entries created`);
+    out(`banking demo: ${result.bankMovements} bank movements imported and auto-matched`);
     return;
   }
 

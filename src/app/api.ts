@@ -3,6 +3,7 @@ import { mcpRoutes } from "../mcp/routes.js";
 import { accountingRoutes } from "../modules/accounting/index.js";
 import { agentRoutes } from "../modules/agents/index.js";
 import { apiTokenRoutes } from "../modules/api-tokens/index.js";
+import { bankingRoutes } from "../modules/banking/index.js";
 import { clientRoutes } from "../modules/clients/index.js";
 import { companyRoutes } from "../modules/companies/index.js";
 // Registers the documents engine's company hook: every company created gets its series, tax codes...
@@ -45,4 +46,5 @@ export const enterpriseModules: FastifyPluginAsyncZod<ModuleDeps> = async (app, 
   await app.register(treasuryRoutes, { prefix: "/treasury" });
   await app.register(taxRoutes, { prefix: "/tax" });
   await app.register(verifactuRoutes, { prefix: "/verifactu", verifactu: deps.config.verifactu });
+  await app.register(bankingRoutes, { prefix: "/bank-reconciliation" });
 };

@@ -1,5 +1,6 @@
 import { loadLedgerDemo } from "../modules/accounting/index.js";
 import { loadAgentsDemo } from "../modules/agents/index.js";
+import { loadBankingDemo } from "../modules/banking/index.js";
 import { listContacts, loadContactsDemo } from "../modules/clients/index.js";
 import { loadCompanyDemo } from "../modules/companies/index.js";
 // The demo company gets the documents engine's defaults (series, tax codes...) like any other company.
@@ -21,6 +22,7 @@ export interface DemoResult {
   sales: SalesDemoResult;
   purchases: PurchasesDemoResult;
   treasury: TreasuryDemoResult;
+  bankMovements: number;
 }
 
 /**
@@ -51,5 +53,7 @@ export async function loadDemo(db: Db, adminEmail: string): Promise<DemoResult> 
   const sales = await loadSalesDemo(ctx, company.companyId);
   const purchases = await loadPurchasesDemo(ctx, company.companyId);
   const treasury = await loadTreasuryDemo(ctx, company.companyId);
-  return { budget, company, entriesCreated, sales, purchases, treasury };
+  // After the demos that issue invoices: the statement is generated from their open receipts.
+  const banking = await loadBankingDemo(ctx, company.companyId);
+  return { budget, company, entriesCreated, sales, purchases, treasury, bankMovements: banking.movements };
 }

@@ -29,6 +29,7 @@ const TOOL_NAMES = [
   "get_purchase_invoice",
   "get_vat_return",
   "list_accounts",
+  "list_bank_movements",
   "list_contacts",
   "list_invoices",
   "list_journal_entries",
@@ -71,7 +72,7 @@ const rest = async (url: string) => {
 };
 
 describe("tools/list", () => {
-  it("lists the read-only tools with titles, described and bounded inputs, and output schemas", async () => {
+  it("lists every read-only tool with titles, described and bounded inputs, and output schemas", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
     for (const tool of tools) {
@@ -293,6 +294,7 @@ describe("no tool writes", () => {
       get_vat_return: { year: 2026, period: "1T", company_id: books.companyId },
       list_vat_book_entries: { book: "issued", company_id: books.companyId },
       get_cash_flow: { company_id: books.companyId },
+      list_bank_movements: {},
     };
     expect(Object.keys(args).sort()).toEqual(tools.map((tool) => tool.name).sort());
     const before = await snapshotTables(t.db);

@@ -1,4 +1,5 @@
 import type { ToolSpec } from "../tool-kit.js";
+import { listBankMovements } from "./banking.js";
 import { getContact, listContacts } from "./contacts.js";
 import { getInvoice, listInvoices } from "./invoices.js";
 import { getAccountBalance, listAccounts, listJournalEntries } from "./ledger.js";
@@ -25,4 +26,5 @@ export const TOOLS: readonly ToolSpec[] = [
   getVatReturn,
   listVatBookEntries,
   getCashFlow,
+  listBankMovements,
 ];

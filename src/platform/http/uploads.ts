@@ -5,23 +5,29 @@ import { AppError, BadRequestError } from "./errors.js";
 export interface UploadedFile {
   fileName: string;
   content: Buffer;
+  /** The form's text parts, sent before or after the file. */
+  fields: Record<string, string>;
 }
 
 /**
  * The one file of a multipart/form-data request, in the part `field`. A request with no file, a
  * file in another part or a second file is a 400 naming `body.<field>`; a file over MAX_UPLOAD_MB a
- * 413 (FST_REQ_FILE_TOO_LARGE); a malformed or truncated body a 400 (error handler). Other
- * (non-file) parts are ignored.
+ * 413 (FST_REQ_FILE_TOO_LARGE); a malformed or truncated body a 400 (error handler). Text parts
+ * come back in `fields`.
  */
 export async function readSingleUpload(request: FastifyRequest, field = "file"): Promise<UploadedFile> {
   const problem = (message: string) =>
     new BadRequestError(`${message}; send one file in the multipart part \`${field}\``, [
       { path: `body.${field}`, message },
     ]);
-  let found: UploadedFile | undefined;
+  let found: Omit<UploadedFile, "fields"> | undefined;
+  const fields: Record<string, string> = {};
   try {
     for await (const part of request.parts()) {
-      if (part.type !== "file") continue;
+      if (part.type !== "file") {
+        if (typeof part.value === "string") fields[part.fieldname] = part.value;
+        continue;
+      }
       if (found) {
         part.file.resume();
         throw problem("the upload carries more than one file");
@@ -40,7 +46,7 @@ export async function readSingleUpload(request: FastifyRequest, field = "file"):
     throw err;
   }
   if (!found) throw problem("the request carries no file");
-  return found;
+  return { ...found, fields };
 }
 
 /**

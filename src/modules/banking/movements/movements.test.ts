@@ -1,0 +1,284 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../../../test/helpers/app.js";
+import { addDays } from "../../../platform/dates.js";
+import { createSubaccount, postEntry } from "../../accounting/test-support.js";
+import { entryLines, line } from "../../documents/test-support.js";
+import { approvedPurchaseInvoice, issuedSalesInvoice } from "../../treasury/test-support.js";
+import {
+  bankingFixture,
+  createBankAccount,
+  expectStatus,
+  importFile,
+  listMovements,
+  type MovementOut,
+  norma43For,
+  spanishIban,
+} from "../test-support.js";
+
+let t: TestApp;
+let fx: Awaited<ReturnType<typeof bankingFixture>>;
+let account = 100;
+beforeAll(async () => {
+  t = await createTestApp();
+  fx = await bankingFixture(t);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+type Mv = Parameters<typeof norma43For>[1][number];
+
+/** A new bank account of the fixture's company with these movements imported; returns both. */
+async function imported(movements: Mv[]) {
+  account += 1;
+  const bank = await createBankAccount(t, fx.companyId, {
+    name: `Banco ${account}`,
+    iban: spanishIban("2100", "0001", `02000${String(account).padStart(5, "0")}`),
+  });
+  expectStatus(await importFile(t, bank.id, norma43For(bank.iban, movements)), 201, "import");
+  const { data } = await listMovements(t, `&bank_account_id=${bank.id}`);
+  return { bank, movements: data };
+}
+
+const post = (url: string, payload?: unknown) =>
+  t.as(t.adminToken, {
+    method: "POST",
+    url: `/api/bank-reconciliation${url}`,
+    ...(payload ? { payload } : {}),
+  });
+
+const dueOf = (invoice: Record<string, unknown>) => (invoice.dues as Array<{ id: string }>)[0]!.id;
+
+describe("reconcile and unreconcile", () => {
+  it("records the receipt's payment (Dr 572 net, Dr 626 fees, Cr 430) and undoes it", async () => {
+    const invoice = await issuedSalesInvoice(
+      t,
+      fx.companyId,
+      fx.customer.id,
+      [line("10", "100")],
+      "2026-03-10",
+    );
+    const { bank, movements } = await imported([
+      {
+        operationDate: "2026-03-11",
+        amount: "1208.50",
+        commonConcept: "04",
+        concepts: [`FRA ${invoice.code}`],
+      },
+    ]);
+    const [m] = movements;
+    const res = await post(`/movements/${m!.id}/reconcile`, {
+      target: "receipt",
+      id: dueOf(invoice),
+      fees: "1.50",
+    });
+    const done = expectStatus<MovementOut>(res, 200, "reconcile");
+    expect(done.status).toBe("conciliado");
+    expect(done.suggestions).toEqual([]);
+    expect(done.reconciliation).toMatchObject({
+      target: "receipt",
+      amount: "1210.00",
+      fees: "1.50",
+      origin: "manual",
+    });
+    const lines = await entryLines(t, done.reconciliation!.entry_id);
+    expect(lines.find((l) => l.code === bank.subaccount_code)).toMatchObject({ debit: "1208.50" });
+    expect(lines.find((l) => l.code.startsWith("626"))).toMatchObject({ debit: "1.50" });
+    expect(lines.find((l) => l.code.startsWith("430"))).toMatchObject({ credit: "1210.00" });
+
+    const again = await post(`/movements/${m!.id}/reconcile`, { target: "receipt", id: dueOf(invoice) });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().detail).toMatch(/conciliado/);
+
+    const undone = expectStatus<MovementOut>(
+      await post(`/movements/${m!.id}/unreconcile`),
+      200,
+      "unreconcile",
+    );
+    expect(undone.reconciliation).toBeNull();
+    expect(undone.status).toBe("sugerido");
+    expect(undone.suggestions[0]).toMatchObject({ id: dueOf(invoice), document_code: invoice.code });
+    // The receipt is open again: the movement reconciles with it once more, now without fees (partial).
+    const partial = expectStatus<MovementOut>(
+      await post(`/movements/${m!.id}/reconcile`, { target: "receipt", id: dueOf(invoice) }),
+      200,
+      "reconcile again",
+    );
+    expect(partial.reconciliation).toMatchObject({ amount: "1208.50", fees: "0.00" });
+    expect(await post(`/movements/${m!.id}/unreconcile`)).toHaveProperty("statusCode", 200);
+  });
+
+  it("pays a supplier's due from a debit (Dr 400 / Cr 572) and refuses paying more than is open", async () => {
+    const invoice = await approvedPurchaseInvoice(
+      t,
+      fx.companyId,
+      fx.supplier.id,
+      [line("1", "100")],
+      "2026-03-10",
+      {
+        supplier_number: "PROV-2026-0042",
+      },
+    );
+    const { bank, movements } = await imported([
+      {
+        operationDate: "2026-03-15",
+        amount: "-121.00",
+        commonConcept: "04",
+        concepts: ["PAGO PROV-2026-0042"],
+      },
+      { operationDate: "2026-03-16", amount: "-500.00", commonConcept: "04", concepts: ["PAGO"] },
+    ]);
+    const [pay, big] = movements;
+    expect(pay!.suggestions[0]).toMatchObject({ target: "payment", id: dueOf(invoice) });
+    const tooMuch = await post(`/movements/${big!.id}/reconcile`, { target: "payment", id: dueOf(invoice) });
+    expect(tooMuch.statusCode).toBe(409);
+    const done = expectStatus<MovementOut>(
+      await post(`/movements/${pay!.id}/reconcile`, { target: "payment", id: dueOf(invoice) }),
+      200,
+      "reconcile payment",
+    );
+    const lines = await entryLines(t, done.reconciliation!.entry_id);
+    expect(lines.find((l) => l.code === bank.subaccount_code)).toMatchObject({ credit: "121.00" });
+    expect(lines.find((l) => l.code.startsWith("400"))).toMatchObject({ debit: "121.00" });
+    // A receipt target for a supplier's due is not found (receipts are customers').
+    expect(
+      (await post(`/movements/${big!.id}/reconcile`, { target: "receipt", id: dueOf(invoice) })).statusCode,
+    ).toBe(404);
+  });
+
+  it("links an existing entry that moves the bank's subaccount by the movement's amount", async () => {
+    const { bank, movements } = await imported([
+      { operationDate: "2026-03-20", amount: "50.00", commonConcept: "99", concepts: ["INTERESES"] },
+      { operationDate: "2026-03-21", amount: "50.00", commonConcept: "99", concepts: ["INTERESES"] },
+      { operationDate: "2026-03-22", amount: "49.99", commonConcept: "99", concepts: ["OTRO"] },
+    ]);
+    await createSubaccount(t, fx.companyId, "7690000001");
+    const entry = expectStatus<{ id: string }>(
+      await postEntry(t, {
+        company_id: fx.companyId,
+        date: "2026-03-20",
+        lines: [
+          { subaccount_code: bank.subaccount_code, debit: "50.00" },
+          { subaccount_code: "7690000001", credit: "50.00" },
+        ],
+      }),
+      201,
+      "entry",
+    );
+    const [first, second, third] = movements;
+    const done = expectStatus<MovementOut>(
+      await post(`/movements/${first!.id}/reconcile`, { target: "entry", id: entry.id }),
+      200,
+      "link entry",
+    );
+    expect(done.reconciliation).toMatchObject({
+      target: "entry",
+      entry_id: entry.id,
+      payment_id: null,
+      amount: "50.00",
+    });
+    const taken = await post(`/movements/${second!.id}/reconcile`, { target: "entry", id: entry.id });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().detail).toMatch(/already reconciles/);
+    const mismatch = await post(`/movements/${third!.id}/reconcile`, { target: "entry", id: entry.id });
+    expect(mismatch.statusCode).toBe(409);
+    expect(mismatch.json().detail).toMatch(/moves 50.00 on .*, the movement 49.99/);
+    expect(
+      expectStatus<MovementOut>(await post(`/movements/${first!.id}/unreconcile`), 200, "unlink").status,
+    ).toBe("pendiente");
+    expect(
+      (await post(`/movements/${second!.id}/reconcile`, { target: "entry", id: entry.id })).statusCode,
+    ).toBe(200);
+  });
+
+  it("ignores a movement and takes it back; refuses moves its state does not allow", async () => {
+    const { movements } = await imported([
+      { operationDate: "2026-03-20", amount: "-3.00", concepts: ["COMISION"] },
+    ]);
+    const [m] = movements;
+    expect(expectStatus<MovementOut>(await post(`/movements/${m!.id}/ignore`), 200, "ignore").status).toBe(
+      "ignorado",
+    );
+    const twice = await post(`/movements/${m!.id}/ignore`);
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json()).toMatchObject({ state: "ignorado", allowed_from: ["pendiente", "sugerido"] });
+    expect((await listMovements(t, `&status=ignorado`)).data.map((x) => x.id)).toContain(m!.id);
+    expect(expectStatus<MovementOut>(await post(`/movements/${m!.id}/unreconcile`), 200, "back").status).toBe(
+      "pendiente",
+    );
+    expect((await post(`/movements/${m!.id}/unreconcile`)).statusCode).toBe(409);
+  });
+});
+
+describe("auto-match", () => {
+  it("reconciles the unique 85+ matches only and reports the rest", async () => {
+    const company = fx.companyId;
+    const a = await issuedSalesInvoice(t, company, fx.customer.id, [line("1", "1000")], "2026-04-10");
+    const b = await issuedSalesInvoice(t, company, fx.customer.id, [line("1", "500")], "2026-04-10");
+    const c = await issuedSalesInvoice(t, company, fx.customer.id, [line("1", "300")], "2026-04-10");
+    const d = await issuedSalesInvoice(t, company, fx.customer.id, [line("1", "300")], "2026-04-10");
+    const taxId = fx.customer.tax_id!;
+    // Paid the day after the receipts fall due (all four have the same due date).
+    const paidOn = addDays((a.dues as Array<{ due_date: string }>)[0]!.due_date, 1);
+    const { bank } = await imported([
+      {
+        operationDate: paidOn,
+        amount: "1210.00",
+        commonConcept: "04",
+        concepts: [`FRA ${a.code}`, taxId],
+      },
+      {
+        operationDate: paidOn,
+        amount: "605.00",
+        commonConcept: "04",
+        concepts: ["TRANSF CLIENTE UNO SL"],
+      },
+      {
+        operationDate: paidOn,
+        amount: "363.00",
+        commonConcept: "04",
+        concepts: [`${c.code} ${d.code}`, taxId],
+      },
+      { operationDate: paidOn, amount: "999.99", commonConcept: "04", concepts: ["NADA"] },
+    ]);
+    const result = expectStatus<{
+      examined: number;
+      suggested: number;
+      applied: Array<{
+        movement_id: string;
+        id: string;
+        document_code: string;
+        score: number;
+        entry_id: string;
+      }>;
+      ambiguous: number;
+      failed: unknown[];
+    }>(await post("/auto-match", { bank_account_id: bank.id }), 200, "auto-match");
+    expect(result).toMatchObject({ examined: 4, suggested: 3, ambiguous: 1, failed: [] });
+    expect(result.applied).toHaveLength(1);
+    expect(result.applied[0]).toMatchObject({ id: dueOf(a), document_code: a.code, score: 100 });
+
+    const { data } = await listMovements(t, `&bank_account_id=${bank.id}`);
+    const byAmount = new Map(data.map((m) => [m.amount, m]));
+    expect(byAmount.get("1210.00")).toMatchObject({
+      status: "conciliado",
+      reconciliation: { origin: "auto", target: "receipt" },
+    });
+    expect(byAmount.get("605.00")!.status).toBe("sugerido");
+    expect(byAmount.get("605.00")!.suggestions.map((s) => [s.document_code, s.score])).toEqual([
+      [b.code, 60],
+    ]);
+    expect(byAmount.get("363.00")!.status).toBe("sugerido");
+    expect(byAmount.get("363.00")!.suggestions.map((s) => s.score)).toEqual([100, 100]);
+    expect(byAmount.get("999.99")).toMatchObject({ status: "pendiente", suggestions: [] });
+    const lines = await entryLines(t, result.applied[0]!.entry_id);
+    expect(lines.find((l) => l.code === bank.subaccount_code)).toMatchObject({ debit: "1210.00" });
+
+    const rerun = expectStatus<{ examined: number; applied: unknown[] }>(
+      await post("/auto-match", { bank_account_id: bank.id }),
+      200,
+      "again",
+    );
+    expect(rerun).toMatchObject({ examined: 3, applied: [] });
+  });
+});

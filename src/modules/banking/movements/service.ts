@@ -1,0 +1,404 @@
+import { assertCompanyVisible, companyFilter } from "../../../platform/auth/company-scope.js";
+import { violatedConstraint } from "../../../platform/db/sql.js";
+import { type AuthedCtx, inCtxTransaction } from "../../../platform/http/context.js";
+import { AppError, BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
+import { dec, toMoney } from "../../../platform/money.js";
+import { getEntry } from "../../accounting/index.js";
+import { resolveCompanyForWrite } from "../../companies/index.js";
+import { getBankAccount, listOpenDues, type OpenDue, payDue, undoPayment } from "../../treasury/index.js";
+import {
+  indexDues,
+  type MatchDue,
+  type MatchMovement,
+  type Suggestion,
+  suggestAll,
+  suggestFor,
+  uniqueAutoMatches,
+} from "../matching.js";
+import { bankMovements, type MovementState, type ReconciliationTarget } from "../tables.js";
+import type { MovementRow, ReconciliationRow } from "./repository.js";
+import * as repo from "./repository.js";
+import { MOVEMENT_ACTIONS, type MovementAction } from "./transitions.js";
+
+export type { MovementRow, ReconciliationRow } from "./repository.js";
+
+export type DueDirection = "sale" | "purchase";
+export type OpenDueView = OpenDue & { direction: DueDirection };
+
+export interface SuggestionView extends Suggestion {
+  due: OpenDueView;
+}
+
+export interface MovementView {
+  row: MovementRow;
+  suggestions: SuggestionView[];
+  reconciliation: ReconciliationRow | null;
+}
+
+export interface MovementListFilters {
+  companyId?: string;
+  status?: MovementState;
+  bankAccountId?: string;
+  dateFrom?: string;
+  dateTo?: string;
+  minAmount?: string;
+  maxAmount?: string;
+  search?: string;
+  limit: number;
+  offset: number;
+}
+
+/** Texts worth matching: concepts, then the document and references unless they are only zeros. */
+export function movementTexts(m: Pick<MovementRow, "concepts" | "document" | "reference1" | "reference2">) {
+  return [...m.concepts, m.document, m.reference1, m.reference2].filter((t) => t && !/^0*$/.test(t));
+}
+
+const toMatchMovement = (m: MovementRow): MatchMovement => ({
+  id: m.id,
+  amount: m.amount,
+  operationDate: m.operationDate,
+  valueDate: m.valueDate,
+  texts: movementTexts(m),
+});
+
+const toMatchDue = (d: OpenDueView): MatchDue => ({
+  id: d.id,
+  direction: d.direction,
+  documentCode: d.documentCode,
+  code: d.code,
+  supplierNumber: d.supplierNumber,
+  dueDate: d.dueDate,
+  openAmount: d.openAmount,
+  contactName: d.contactName,
+  contactTaxId: d.contactTaxId,
+});
+
+/** The open receipts and supplier payments of a company (all, or the ones listed), by id. */
+async function openDuesOf(ctx: AuthedCtx, companyId: string, dueIds?: string[]) {
+  const byId = new Map<string, OpenDueView>();
+  if (dueIds && dueIds.length === 0) return byId;
+  for (const direction of ["sale", "purchase"] as const) {
+    for (const due of await listOpenDues(ctx, { companyId, direction, dueIds }))
+      byId.set(due.id, { ...due, direction });
+  }
+  return byId;
+}
+
+/**
+ * Runs the matcher over these movements of one company against all its open dues (two queries),
+ * keeps the suggestions and sets each movement sugerido or pendiente. Runs in the caller's
+ * transaction when there is one.
+ */
+export async function refreshSuggestions(ctx: AuthedCtx, companyId: string, movements: MovementRow[]) {
+  const dues = await openDuesOf(ctx, companyId);
+  const suggestions = suggestAll(movements.map(toMatchMovement), [...dues.values()].map(toMatchDue));
+  const rows = [...suggestions].flatMap(([movementId, list]) =>
+    list.map((s) => ({ movementId, dueId: s.dueId, target: s.target, score: s.score })),
+  );
+  await repo.replaceSuggestions(
+    ctx.db,
+    movements.map((m) => m.id),
+    rows,
+  );
+  return { suggestions, dues };
+}
+
+/** Each movement with its live suggestions (kept candidates rescored against what is open now). */
+async function viewsOf(ctx: AuthedCtx, rows: MovementRow[]): Promise<MovementView[]> {
+  const ids = rows.map((r) => r.id);
+  const [kept, reconciliations] = await Promise.all([
+    repo.suggestionsOf(ctx.db, ids),
+    repo.liveReconciliationsOf(ctx.db, ids),
+  ]);
+  const companyOf = new Map(rows.map((r) => [r.id, r.companyId]));
+  const duesByCompany = new Map<string, Set<string>>();
+  for (const s of kept) {
+    const company = companyOf.get(s.movementId)!;
+    const set = duesByCompany.get(company) ?? new Set<string>();
+    set.add(s.dueId);
+    duesByCompany.set(company, set);
+  }
+  const dues = new Map<string, OpenDueView>();
+  for (const [companyId, set] of duesByCompany)
+    for (const [id, due] of await openDuesOf(ctx, companyId, [...set])) dues.set(id, due);
+  const keptByMovement = new Map<string, OpenDueView[]>();
+  for (const s of kept) {
+    const due = dues.get(s.dueId);
+    if (!due) continue;
+    const list = keptByMovement.get(s.movementId) ?? [];
+    list.push(due);
+    keptByMovement.set(s.movementId, list);
+  }
+  const reconciliationOf = new Map(reconciliations.map((r) => [r.movementId, r]));
+  return rows.map((row) => {
+    const candidates = keptByMovement.get(row.id);
+    const open = row.estado === "pendiente" || row.estado === "sugerido";
+    const suggestions =
+      open && candidates
+        ? suggestFor(toMatchMovement(row), indexDues(candidates.map(toMatchDue))).map((s) => ({
+            ...s,
+            due: dues.get(s.dueId)!,
+          }))
+        : [];
+    return { row, suggestions, reconciliation: reconciliationOf.get(row.id) ?? null };
+  });
+}
+
+export async function listMovements(ctx: AuthedCtx, f: MovementListFilters) {
+  const page = await repo.listMovements(ctx.db, {
+    scope: companyFilter(ctx.actor, bankMovements.companyId, f.companyId),
+    estado: f.status,
+    bankAccountId: f.bankAccountId,
+    dateFrom: f.dateFrom,
+    dateTo: f.dateTo,
+    minAmount: f.minAmount,
+    maxAmount: f.maxAmount,
+    search: f.search,
+    limit: f.limit,
+    offset: f.offset,
+  });
+  return { rows: await viewsOf(ctx, page.rows), total: page.total };
+}
+
+async function visibleMovement(ctx: AuthedCtx, id: string, lock = false): Promise<MovementRow> {
+  return assertCompanyVisible(ctx.actor, await repo.findMovement(ctx.db, id, lock), "Bank movement");
+}
+
+export async function getMovement(ctx: AuthedCtx, id: string): Promise<MovementView> {
+  const [view] = await viewsOf(ctx, [await visibleMovement(ctx, id)]);
+  return view!;
+}
+
+function assertAction(row: MovementRow, action: MovementAction) {
+  const rule = MOVEMENT_ACTIONS[action];
+  if (!rule.from.includes(row.estado))
+    throw new ConflictError(
+      `A movement in state ${row.estado} cannot be ${action === "reconcile" ? "reconciled" : action === "ignore" ? "ignored" : "unreconciled"}: only ${rule.from.join(" or ")} ones can`,
+      { state: row.estado, allowed_from: rule.from },
+    );
+}
+
+export async function ignoreMovement(ctx: AuthedCtx, id: string): Promise<MovementView> {
+  await inCtxTransaction(ctx, async (tx) => {
+    const row = await visibleMovement(tx, id, true);
+    assertAction(row, "ignore");
+    await repo.setMovementState(tx.db, id, "ignorado");
+  });
+  return getMovement(ctx, id);
+}
+
+export interface ReconcileInput {
+  target: ReconciliationTarget;
+  id: string;
+  /** Bank fees on a receipt or payment (Dr 626); the movement is the net. */
+  fees?: string;
+}
+
+/**
+ * Pays a due from a movement: the amount allocated is what the movement moved plus the fees for a
+ * receipt (the bank kept them) and minus them for a supplier payment (the bank charged them on
+ * top), so the payment's 572 line equals the movement. In the caller's transaction.
+ */
+async function reconcileWithDue(
+  tx: AuthedCtx,
+  movement: MovementRow,
+  due: { id: string; direction: DueDirection },
+  fees: string,
+  origin: "manual" | "auto",
+) {
+  const moved = dec(movement.amount);
+  const amount = due.direction === "sale" ? moved.plus(fees) : moved.negated().minus(fees);
+  const { paymentId, entryId } = await payDue(tx, {
+    dueId: due.id,
+    date: movement.operationDate,
+    amount: toMoney(amount),
+    bankAccountId: movement.bankAccountId,
+    fees,
+    bankMovementId: movement.id,
+  });
+  await repo.insertReconciliation(tx.db, {
+    companyId: movement.companyId,
+    movementId: movement.id,
+    target: due.direction === "sale" ? "receipt" : "payment",
+    dueId: due.id,
+    paymentId,
+    entryId,
+    amount: toMoney(amount),
+    fees,
+    origin,
+    createdBy: tx.actor.userId,
+  });
+  await repo.setMovementState(tx.db, movement.id, "conciliado");
+  return { paymentId, entryId };
+}
+
+/** Ties a movement to an existing entry whose lines on the bank's subaccount move the same amount. */
+async function reconcileWithEntry(tx: AuthedCtx, movement: MovementRow, entryId: string) {
+  const entry = await getEntry(tx, entryId);
+  if (entry.companyId !== movement.companyId) throw new NotFoundError("Entry");
+  const bank = await getBankAccount(tx, movement.bankAccountId);
+  const lines = entry.lines.filter((l) => l.subaccountCode === bank.subaccountCode);
+  const net = lines.reduce((acc, l) => acc.plus(l.debit ?? 0).minus(l.credit ?? 0), dec(0));
+  if (!lines.length)
+    throw new ConflictError(
+      `Entry ${entry.number} has no line on ${bank.subaccountCode} (${bank.name}): reconcile with an entry that moves the bank's subaccount`,
+    );
+  if (!net.eq(movement.amount))
+    throw new ConflictError(
+      `Entry ${entry.number} moves ${toMoney(net)} on ${bank.subaccountCode}, the movement ${toMoney(movement.amount)}: they must be equal`,
+    );
+  try {
+    await inCtxTransaction(tx, (sp) =>
+      repo.insertReconciliation(sp.db, {
+        companyId: movement.companyId,
+        movementId: movement.id,
+        target: "entry",
+        entryId: entry.id,
+        amount: toMoney(net),
+        fees: "0.00",
+        origin: "manual",
+        createdBy: tx.actor.userId,
+      }),
+    );
+  } catch (err) {
+    if (violatedConstraint(err) === "bank_reconciliations_live_entry_key")
+      throw new ConflictError(`Entry ${entry.number} already reconciles another bank movement`);
+    throw err;
+  }
+  await repo.setMovementState(tx.db, movement.id, "conciliado");
+}
+
+export async function reconcileMovement(
+  ctx: AuthedCtx,
+  id: string,
+  input: ReconcileInput,
+): Promise<MovementView> {
+  const fees = toMoney(input.fees ?? "0");
+  if (dec(fees).isNegative())
+    throw new BadRequestError("fees must not be negative", [
+      { path: "fees", message: "must not be negative" },
+    ]);
+  await inCtxTransaction(ctx, async (tx) => {
+    const movement = await visibleMovement(tx, id, true);
+    assertAction(movement, "reconcile");
+    if (input.target === "entry") {
+      if (!dec(fees).isZero())
+        throw new BadRequestError("fees apply to receipts and payments only", [
+          { path: "fees", message: "must be 0 when the target is an entry" },
+        ]);
+      await reconcileWithEntry(tx, movement, input.id);
+      return;
+    }
+    const direction: DueDirection = input.target === "receipt" ? "sale" : "purchase";
+    const due = (await listOpenDues(tx, { companyId: movement.companyId, direction, dueIds: [input.id] }))[0];
+    if (!due)
+      throw new NotFoundError(
+        input.target === "receipt"
+          ? "Open customer receipt of this company"
+          : "Open supplier payment of this company",
+      );
+    await reconcileWithDue(tx, movement, { id: due.id, direction }, fees, "manual");
+  });
+  return getMovement(ctx, id);
+}
+
+/**
+ * Undoes a reconciliation: a payment it recorded is undone by treasury (its entry reversed), a
+ * linked entry is simply let go; the movement is open again. An ignored movement is taken back.
+ */
+export async function unreconcileMovement(ctx: AuthedCtx, id: string): Promise<MovementView> {
+  await inCtxTransaction(ctx, async (tx) => {
+    const movement = await visibleMovement(tx, id, true);
+    assertAction(movement, "unreconcile");
+    const [live] = await repo.liveReconciliationsOf(tx.db, [movement.id]);
+    if (live) {
+      if (live.paymentId) await undoPayment(tx, live.paymentId, { bankMovementId: movement.id });
+      await repo.markReconciliationUndone(tx.db, live.id, tx.actor.userId);
+    }
+    await repo.setMovementState(
+      tx.db,
+      movement.id,
+      (await repo.hasSuggestions(tx.db, movement.id)) ? "sugerido" : "pendiente",
+    );
+  });
+  return getMovement(ctx, id);
+}
+
+export interface AutoMatchInput {
+  companyId?: string;
+  bankAccountId?: string;
+}
+
+export interface AutoMatchResult {
+  companyId: string;
+  examined: number;
+  suggested: number;
+  applied: Array<{
+    movementId: string;
+    target: "receipt" | "payment";
+    dueId: string;
+    documentCode: string;
+    score: number;
+    paymentId: string;
+    entryId: string;
+  }>;
+  /** Movements with an 85+ candidate left to a person: two 85+ candidates, or a due two movements claim. */
+  ambiguous: number;
+  failed: Array<{ movementId: string; dueId: string; reason: string }>;
+}
+
+/**
+ * Matches every open movement of a company (or of one bank account) against its open dues, keeps
+ * the suggestions, and reconciles the movements whose only 85+ candidate is a due no other
+ * movement claims. Each reconciliation runs in a savepoint: one that fails (a due paid meanwhile,
+ * an amount over what is open) is reported and the rest go on.
+ */
+export async function autoMatch(ctx: AuthedCtx, input: AutoMatchInput): Promise<AutoMatchResult> {
+  let companyId: string;
+  if (input.bankAccountId) {
+    const bank = await getBankAccount(ctx, input.bankAccountId);
+    if (input.companyId && input.companyId !== bank.companyId)
+      throw new BadRequestError("The bank account belongs to another company", [
+        { path: "bank_account_id", message: "must be a bank account of company_id" },
+      ]);
+    companyId = bank.companyId;
+  } else {
+    companyId = await resolveCompanyForWrite(ctx, input.companyId);
+  }
+  return inCtxTransaction(ctx, async (tx) => {
+    const movements = await repo.openMovements(tx.db, companyId, input.bankAccountId);
+    const { suggestions, dues } = await refreshSuggestions(tx, companyId, movements);
+    const picks = uniqueAutoMatches(suggestions);
+    const byId = new Map(movements.map((m) => [m.id, m]));
+    const highCandidates = [...suggestions.values()].filter((l) => l.some((s) => s.score >= 85)).length;
+    const result: AutoMatchResult = {
+      companyId,
+      examined: movements.length,
+      suggested: suggestions.size,
+      applied: [],
+      ambiguous: highCandidates - picks.length,
+      failed: [],
+    };
+    for (const { movementId, suggestion } of picks) {
+      const movement = byId.get(movementId)!;
+      const due = dues.get(suggestion.dueId)!;
+      try {
+        const done = await inCtxTransaction(tx, (sp) =>
+          reconcileWithDue(sp, movement, { id: due.id, direction: due.direction }, "0.00", "auto"),
+        );
+        result.applied.push({
+          movementId,
+          target: suggestion.target,
+          dueId: due.id,
+          documentCode: due.documentCode,
+          score: suggestion.score,
+          ...done,
+        });
+      } catch (err) {
+        if (!(err instanceof AppError) || err.status >= 500) throw err;
+        result.failed.push({ movementId, dueId: due.id, reason: err.message });
+      }
+    }
+    return result;
+  });
+}
