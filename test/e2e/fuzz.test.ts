@@ -15,6 +15,8 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
+  // a record to name, so that requests get past the 404s (lists of every module feed the known ids)
+  await t.createCompany("Fuzz SL", "B12345674");
 });
 afterAll(async () => {
   await t?.close();

@@ -100,7 +100,7 @@ function shapedValue(spec: Json, s: Json, depth: number): fc.Arbitrary<unknown> 
     case "object": {
       const props = Object.entries<Json>(s.properties ?? {});
       if (!props.length) return fc.dictionary(fc.string({ maxLength: 8 }), junkJson, { maxKeys: 3 });
-      return fc
+      const filled = fc
         .tuple(
           fc.record(Object.fromEntries(props.map(([k, v]) => [k, fuzzValue(spec, v, depth + 1)])), {
             requiredKeys: [],
@@ -108,6 +108,8 @@ function shapedValue(spec: Json, s: Json, depth: number): fc.Arbitrary<unknown> 
           fc.option(fc.dictionary(fc.string({ maxLength: 8 }), junkJson, { maxKeys: 2 }), { nil: undefined }),
         )
         .map(([known, extra]) => ({ ...extra, ...known }));
+      // an empty object often: "nothing to change" and "everything missing" are classic 500s
+      return fc.oneof({ arbitrary: filled, weight: 3 }, { arbitrary: fc.constant({}), weight: 1 });
     }
     case "array":
       return fc.array(fuzzValue(spec, s.items ?? {}, depth + 1), { maxLength: 4 });
@@ -161,8 +163,11 @@ const contentTypes = (op: Json): string[] => Object.keys(op.requestBody?.content
 
 /** Path parameter values: ids that exist (to get past the 404s), random UUIDs and junk. */
 function pathValue(known: string[]): fc.Arbitrary<string> {
-  const arbs: fc.Arbitrary<string>[] = [fc.uuid(), junkString.filter((v) => v !== "" && !v.includes("/"))];
-  if (known.length) arbs.unshift(fc.constantFrom(...known));
+  const arbs = [
+    { arbitrary: fc.uuid(), weight: 1 },
+    { arbitrary: junkString.filter((v) => v !== "" && !v.includes("/")), weight: 1 },
+  ];
+  if (known.length) arbs.push({ arbitrary: fc.constantFrom(...known), weight: 3 });
   return fc.oneof(...arbs).map((v) => encodeURIComponent(v));
 }
 
