@@ -305,7 +305,7 @@ describe("no tool writes", () => {
       structured(await call(tool.name, args[tool.name]));
       expect(await snapshotTables(t.db), tool.name).toEqual(before);
     }
-  });
+  }, 120_000); // thirteen tools, each followed by a snapshot of every table
 
   it("runs the tools in a read-only transaction: a write fails in the database itself", async () => {
     const write = inReadOnlyTransaction(t.db, (tx) =>

@@ -4,7 +4,7 @@ import { queryRows } from "../../../platform/db/sql.js";
 import { Dec, dec, toMoney } from "../../../platform/money.js";
 import { boxMapSource } from "../box-map/repository.js";
 import type { Record349 } from "./aeat-files.js";
-import { ACCRUAL_DATE, FINALIZED } from "./books-query.js";
+import { FINALIZED, inPeriod } from "./books-query.js";
 import { periodOf } from "./periods.js";
 
 /**
@@ -39,7 +39,7 @@ async function rows349(db: Db, companyId: string, dateFrom: string, dateTo: stri
            and m.rectifying = (d.corrects_document_id is not null)
           left join documents o on o.id = d.corrects_document_id
          where d.company_id = ${companyId} and ${FINALIZED}
-           and ${ACCRUAL_DATE} between ${dateFrom} and ${dateTo} and m.base_box is not null
+           and ${inPeriod(dateFrom, dateTo)} and m.base_box is not null
          group by 1, 2, 3, 6
          order by 2, 1, 6 nulls first`,
   );

@@ -3,7 +3,7 @@ import type { Db } from "../../../platform/db/client.js";
 import { paginate } from "../../../platform/db/paginate.js";
 import { queryRows } from "../../../platform/db/sql.js";
 import { type TaxModel, taxReturnEvents, taxReturns } from "../tables.js";
-import { ACCRUAL_DATE, FINALIZED } from "./books-query.js";
+import { FINALIZED, inPeriod } from "./books-query.js";
 
 export type ReturnRow = typeof taxReturns.$inferSelect;
 
@@ -192,7 +192,7 @@ export function ledgerDifferences(db: Db, companyId: string, dateFrom: string, d
               case when t.kind = 'irpf' and d.direction = 'purchase' then t.amount end)
            ) as a(account, amount)
            where d.company_id = ${companyId} and ${FINALIZED}
-             and ${ACCRUAL_DATE} between ${dateFrom} and ${dateTo} and a.amount is not null
+             and ${inPeriod(dateFrom, dateTo)} and a.amount is not null
            group by d.id, d.code, d.entry_id, a.account
         ), posted as (
           select e.id as entry_id, e.number, e.date, e.concept, e.source_id,
