@@ -203,7 +203,7 @@ describe("scopes", () => {
     await areas.client.close();
     for (const scope of ["mcp", "*"]) {
       const all = await names((await createApiToken(t, [scope])).token);
-      expect(all.names).toHaveLength(11);
+      expect(all.names).toHaveLength(12);
       await all.client.close();
     }
   });

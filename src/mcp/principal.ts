@@ -24,6 +24,7 @@ export const MCP_READ_PERMISSIONS = [
   "accounting:leer",
   "sales:leer",
   "purchases:leer",
+  "treasury:leer",
 ] as const;
 
 /** The principal of an HTTP request the guard authenticated with an API token. */

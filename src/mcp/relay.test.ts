@@ -135,7 +135,7 @@ describe("Redis relay between server nodes", () => {
     });
     await client.connect(transport);
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(11);
+    expect(tools).toHaveLength(12);
     const contact = structured(
       await client.callTool({ name: "get_contact", arguments: { contact_id: books.customer.id } }),
     );

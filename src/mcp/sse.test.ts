@@ -69,7 +69,7 @@ describe("legacy SSE transport", () => {
     expect(noSlash.status).toBe(202);
     const listed = await stream.nextMessage();
     expect(listed.id).toBe(2);
-    expect((listed.result as { tools: unknown[] }).tools).toHaveLength(11);
+    expect((listed.result as { tools: unknown[] }).tools).toHaveLength(12);
     const garbage = await postMessage(stream.endpoint, token, { hello: "world" });
     expect(garbage.status).toBe(400);
     stream.close();

@@ -102,7 +102,7 @@ describe("stdio, reading the database itself", () => {
   it("without MCP_AUTH_TOKEN: every tool and every company", async () => {
     const mcp = await stdioClient(directEnv());
     const { tools } = await mcp.client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toHaveLength(11);
+    expect(tools.map((tool) => tool.name).sort()).toHaveLength(12);
     const contacts = structured<{ total: number }>(
       await mcp.client.callTool({ name: "list_contacts", arguments: {} }),
     );
@@ -208,7 +208,7 @@ describe("stdio next to a running server (PGlite admits one process per data dir
       await mcp.client.callTool({ name: "list_contacts", arguments: { search: "Recien" } }),
     );
     expect(found.items.map((c) => c.name)).toEqual(["Recien llegado"]);
-    expect((await mcp.client.listTools()).tools).toHaveLength(11);
+    expect((await mcp.client.listTools()).tools).toHaveLength(12);
     expect(mcp.stderr()).toMatch(/relaying to the server/);
     await mcp.close();
   }, 60_000);
