@@ -25,6 +25,7 @@ export const MCP_READ_PERMISSIONS = [
   "sales:leer",
   "purchases:leer",
   "tax:leer",
+  "treasury:leer",
 ] as const;
 
 /** The principal of an HTTP request the guard authenticated with an API token. */

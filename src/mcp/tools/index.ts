@@ -9,7 +9,7 @@ import { getVatReturn, listVatBookEntries } from "./tax.js";
 import { getCashFlow } from "./treasury.js";
 
 /**
- * Every MCP tool, all read-only. The bank movements tool arrives with the banking module.
+ * Every MCP tool, all read-only.
  */
 export const TOOLS: readonly ToolSpec[] = [
   listContacts,
