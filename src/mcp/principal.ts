@@ -26,6 +26,7 @@ export const MCP_READ_PERMISSIONS = [
   "purchases:leer",
   "tax:leer",
   "treasury:leer",
+  "banking:leer",
 ] as const;
 
 /** The principal of an HTTP request the guard authenticated with an API token. */

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../../test/helpers/app.js";
 import { TEST_ADMIN } from "../../../../test/helpers/constants.js";
 import { expectProblem, expectUnauthorized } from "../../../../test/helpers/problem.js";
+import { PERMISSION_ACTIONS, PERMISSION_MODULES } from "../catalog.js";
 import * as roles from "../roles/service.js";
 
 let t: TestApp;
@@ -330,7 +331,7 @@ describe("GET /api/v1/users/me", () => {
     expect(me.roles).toEqual([{ id: u.roleId, name: expect.stringMatching(/^role-/) }]);
     expect(me.permissions).toEqual(["roles:leer", "usuarios:leer"]);
     const adminMe = (await admin("GET", "/users/me")).json();
-    expect(adminMe.permissions).toHaveLength(102);
+    expect(adminMe.permissions).toHaveLength(PERMISSION_MODULES.length * PERMISSION_ACTIONS.length);
   });
 });
 
