@@ -36,6 +36,7 @@ const envSchema = z
     ),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     TRUST_PROXY: z.enum(["true", "false"]).default("false"),
+    TRUSTED_PROXIES: optionalString,
     BASE_DOMAIN: optionalString,
     REDIS_URL: optionalString,
     MCP_AUTH_TOKEN: optionalString,
@@ -95,6 +96,12 @@ export interface Config {
   logLevel: string;
   /** Behind a reverse proxy: take the client IP from X-Forwarded-For (login throttling, audit). */
   trustProxy: boolean;
+  /**
+   * TRUSTED_PROXIES: the proxies' addresses or CIDRs. The client IP is the right-most
+   * X-Forwarded-For hop not in the list; with TRUST_PROXY=true and no list, the hop the one proxy
+   * in front of us saw (the right-most). Never the left-most, which the client writes.
+   */
+  trustedProxies: string[];
   baseDomain?: string;
   redisUrl?: string;
   mcpAuthToken?: string;
@@ -154,6 +161,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY === "true",
+    trustedProxies: (e.TRUSTED_PROXIES ?? "")
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean),
     baseDomain: e.BASE_DOMAIN?.toLowerCase(),
     redisUrl: e.REDIS_URL,
     mcpAuthToken: e.MCP_AUTH_TOKEN,

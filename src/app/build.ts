@@ -1,6 +1,6 @@
 import cors from "@fastify/cors";
 import multipart from "@fastify/multipart";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "../config.js";
 import { authenticateApiToken, authenticateMcpToken } from "../modules/api-tokens/index.js";
@@ -37,6 +37,17 @@ export interface AppDeps {
 const VERSION = "0.1.0";
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
+/**
+ * The client IP is the right-most hop not added by a trusted proxy (proxy-addr): a list of proxies,
+ * or one hop when TRUST_PROXY=true; Fastify's `true` would take the left-most, the client's own.
+ */
+function trustProxyOption(
+  config: Pick<Config, "trustProxy" | "trustedProxies">,
+): FastifyServerOptions["trustProxy"] {
+  if (config.trustedProxies.length) return config.trustedProxies;
+  return config.trustProxy ? (_address: string, hop: number) => hop < 1 : false;
+}
+
 export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   const { config, tenants } = appDeps;
   const app = Fastify({
@@ -47,7 +58,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
     },
     requestIdHeader: false,
     return503OnClosing: true,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config),
     bodyLimit: 1024 * 1024,
     // Bad percent-encoding, a too long path parameter, an oversized head: problem+json too.
     frameworkErrors,

@@ -136,6 +136,7 @@ export const loginAudit = pgTable(
   (t) => [
     index("login_audit_email_ip_time_idx").on(t.email, t.ip, t.createdAt),
     index("login_audit_time_idx").on(t.createdAt),
+    index("login_audit_ip_time_idx").on(t.ip, t.createdAt),
   ],
 );
 

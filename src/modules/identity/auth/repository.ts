@@ -7,6 +7,10 @@ import { loginAudit, refreshTokens, revokedAccessTokens, sessions, users } from 
 
 export const LOGIN_WINDOW_MINUTES = 15;
 export const MAX_FAILED_LOGINS = 5;
+/** Failures from one IP, whatever the e-mails (password spraying), in the window. */
+export const MAX_FAILED_LOGINS_PER_IP = 20;
+/** Failures for one e-mail, whatever the IPs (a distributed guess of one account), in the window. */
+export const MAX_FAILED_LOGINS_PER_ACCOUNT = 10;
 
 export type LoginOutcome =
   | "ok"
@@ -41,6 +45,32 @@ export async function recordLoginAttempt(db: Db, attempt: LoginAttempt) {
  * refused ones) in the last 15 minutes since the last success; database time, so nodes agree.
  */
 export async function secondsUntilLoginAllowed(db: Db, email: string, ip: string | null): Promise<number> {
+  const pair = await secondsUntilPairAllowed(db, email, ip);
+  // Per IP and per account: failed attempts (not refused ones) in the last 15 minutes, whatever
+  // the other half of the pair; the oldest counted failure leaving the window lets the next try in.
+  const row = await queryOne<{ ip_wait: string | number | null; account_wait: string | number | null }>(
+    db,
+    sql`with by_ip as (
+          select created_at from login_audit
+           where ${ip}::text is not null and ip = ${ip} and success = false and reason in ('unknown_email', 'bad_password', 'inactive')
+             and created_at > now() - make_interval(mins => ${LOGIN_WINDOW_MINUTES})
+           order by created_at desc limit ${MAX_FAILED_LOGINS_PER_IP}),
+        by_account as (
+          select created_at from login_audit
+           where email = ${email} and success = false and reason in ('unknown_email', 'bad_password', 'inactive')
+             and created_at > now() - make_interval(mins => ${LOGIN_WINDOW_MINUTES})
+           order by created_at desc limit ${MAX_FAILED_LOGINS_PER_ACCOUNT})
+        select (select case when count(*) >= ${MAX_FAILED_LOGINS_PER_IP}
+                       then extract(epoch from (min(created_at) + make_interval(mins => ${LOGIN_WINDOW_MINUTES}) - now())) end
+                  from by_ip) as ip_wait,
+               (select case when count(*) >= ${MAX_FAILED_LOGINS_PER_ACCOUNT}
+                       then extract(epoch from (min(created_at) + make_interval(mins => ${LOGIN_WINDOW_MINUTES}) - now())) end
+                  from by_account) as account_wait`,
+  );
+  return Math.max(pair, Number(row?.ip_wait ?? 0), Number(row?.account_wait ?? 0), 0);
+}
+
+async function secondsUntilPairAllowed(db: Db, email: string, ip: string | null): Promise<number> {
   const row = await queryOne<{ retry_after: string | number | null }>(
     db,
     sql`with recent as (

@@ -1,0 +1,1 @@
+CREATE INDEX "login_audit_ip_time_idx" ON "login_audit" USING btree ("ip","created_at");
