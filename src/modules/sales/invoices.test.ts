@@ -129,6 +129,28 @@ describe("sales invoices", () => {
     expect(more.statusCode).toBe(409);
   });
 
+  it("issues a rectification by substitution that changes no amount without an entry", async () => {
+    const original = await issuedSalesInvoice(t, fx.companyId, fx.customer.id, retentionLines, "2026-06-03");
+    const draft = expectStatus<DocOut>(
+      await t.as(t.adminToken, {
+        method: "POST",
+        url: `/api/sales/invoices/${original.id}/rectify`,
+        payload: { reason: "NIF del cliente corregido", type: "S" },
+      }),
+      201,
+    );
+    expect(draft.rectification_type).toBe("S");
+    expect(draft.totals).toMatchObject({ net: "0.00", total: "0.00" });
+    const issued = expectStatus<DocOut>(await issueSalesInvoice(t, draft.id, "2026-06-04"), 200);
+    expect(issued.code).toMatch(/^FVR2026-\d{6}$/);
+    expect(issued.entry_id).toBeNull();
+    const entry = await t.as(t.adminToken, {
+      method: "POST",
+      url: `/api/sales/invoices/${issued.id}/generate-accounting-entry`,
+    });
+    expect(entry.statusCode).toBe(409);
+  });
+
   it("refuses bad lines with a 400 naming the field", async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [line("1", "10", "IVA99"), "lines.0.tax_code"],

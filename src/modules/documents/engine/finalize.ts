@@ -64,6 +64,8 @@ async function invoiceFigures(ctx: AuthedCtx, doc: repo.DocumentHeader, settings
 /**
  * An invoice's entry resolved (subaccounts, journal, year) but not numbered yet: finalizing does
  * this before it takes the invoice's number, so the series' counter is locked for few round trips.
+ * Null when no amount moves: a rectification by substitution that only corrects the invoice's data
+ * (the customer's tax id, a description) has nothing to post.
  */
 async function prepareInvoiceEntry(
   ctx: AuthedCtx,
@@ -72,7 +74,7 @@ async function prepareInvoiceEntry(
   lines: ResolvedLine[],
   figures: ReturnType<typeof documentFigures>,
   settings: SettingsRow,
-): Promise<PreparedSourceEntry> {
+): Promise<PreparedSourceEntry | null> {
   const sale = doc.direction === "sale";
   const date = doc.operationDate ?? doc.issueDate;
   const contactSubaccount = await contactSubaccountCode(ctx, contact, sale ? "430" : "400", date);
@@ -101,6 +103,7 @@ async function prepareInvoiceEntry(
     suppliedAccount: settings.suppliedAccount,
     length: await subaccountLengthOf(ctx, doc.companyId),
   });
+  if (!entryLines.length) return null;
   return prepareSourceEntry(ctx, {
     companyId: doc.companyId,
     date,
@@ -343,11 +346,9 @@ export async function generateInvoiceEntry(ctx: AuthedCtx, scope: DocumentScope,
     const settings = await settingsOf(tx.db, doc.companyId);
     const contact = await getContact(tx, doc.contactId);
     const { lines, figures } = await invoiceFigures(tx, doc, settings);
-    const entryId = await postInvoiceEntry(
-      tx,
-      { ...doc, code: doc.code as string },
-      await prepareInvoiceEntry(tx, doc, contact, lines, figures, settings),
-    );
+    const prepared = await prepareInvoiceEntry(tx, doc, contact, lines, figures, settings);
+    if (!prepared) throw new ConflictError(`Invoice ${doc.code} moves no amount: there is no entry to post`);
+    const entryId = await postInvoiceEntry(tx, { ...doc, code: doc.code as string }, prepared);
     await repo.updateDocument(tx.db, doc.id, { entryId });
     return getDocument(tx, scope, id);
   });
