@@ -45,6 +45,7 @@ describe("/api/taxes", () => {
       "IRPF19",
       "IRPF21",
       "IRPF19A",
+      "IRPF15T",
     ]);
     const found = (await get(`/api/taxes?company_id=${companyA}&search=arrendamientos`)).json();
     expect(found.data).toMatchObject([
