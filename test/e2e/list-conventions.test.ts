@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCompany } from "../../src/modules/accounting/test-support.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 
 /**
@@ -23,6 +24,8 @@ let lists: { path: string; op: Operation }[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
+  // Per-company lists (the tax box map) need the tenant to have a company.
+  await createCompany(t);
   const doc = (await t.app.inject({ method: "GET", url: "/api/openapi.json" })).json();
   lists = Object.entries(doc.paths as Record<string, { get?: Operation }>)
     .filter(([, item]) => item.get?.parameters?.some((p) => p.in === "query" && p.name === "limit"))
