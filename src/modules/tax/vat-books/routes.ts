@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { ctxOf } from "../../../platform/http/context.js";
 import { errorResponses } from "../../../platform/http/errors.js";
 import { vatBookCsv, vatBookXlsx } from "./export.js";
@@ -28,8 +29,7 @@ export const vatBookRoutes: FastifyPluginAsyncZod = async (app) => {
             "text/csv",
             "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
           ],
-          // csv and xlsx are sent as a string or Buffer, which Fastify never passes to the serializer.
-          response: { 200: vatBookPage, ...errorResponses(404) },
+          response: { 200: vatBookPage.or(z.any().describe("csv or xlsx file")), ...errorResponses(404) },
         },
       },
       async (request, reply) => {
