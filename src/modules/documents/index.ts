@@ -59,6 +59,7 @@ export {
   type DocumentRoutesOptions,
   registerConversionRoute,
   registerDocumentRoutes,
+  registerEstimateAndOrderRoutes,
   registerStateRoute,
 } from "./engine/routes.js";
 export {

@@ -13,8 +13,8 @@ import {
   generateInvoiceEntry,
   rectifyInvoice,
   registerAttachmentRoutes,
-  registerConversionRoute,
   registerDocumentRoutes,
+  registerEstimateAndOrderRoutes,
   registerStateRoute,
   rejectPurchaseInvoice,
   reopenPurchaseInvoice,
@@ -62,34 +62,11 @@ export interface PurchaseRoutesOptions {
 /** /api/purchases: the documents engine in the purchases direction, with approval of supplier invoices. */
 export const purchaseRoutes: FastifyPluginAsyncZod<PurchaseRoutesOptions> = async (app, options) => {
   const storage = createFileStorage(options.storageDir);
-  await app.register(
-    async (r) => {
-      registerDocumentRoutes(r, ESTIMATES);
-      registerStateRoute(r, ESTIMATES);
-      registerConversionRoute(r, { ...ESTIMATES, to: "order", path: "convert-to-order", toNoun: "order" });
-    },
-    { prefix: "/estimates" },
-  );
-
-  await app.register(
-    async (r) => {
-      registerDocumentRoutes(r, ORDERS);
-      registerStateRoute(r, ORDERS);
-      registerConversionRoute(r, {
-        ...ORDERS,
-        to: "delivery_note",
-        path: "convert-to-delivery-note",
-        toNoun: "delivery note",
-      });
-      registerConversionRoute(r, {
-        ...ORDERS,
-        to: "invoice",
-        path: "convert-to-invoice",
-        toNoun: "supplier invoice",
-      });
-    },
-    { prefix: "/orders" },
-  );
+  await registerEstimateAndOrderRoutes(app, {
+    estimates: ESTIMATES,
+    orders: ORDERS,
+    invoiceNoun: "supplier invoice",
+  });
 
   await app.register(
     async (plugin) => {

@@ -13,8 +13,8 @@ import {
   modelo347AeatFile,
   modelo347Report,
   rectifyInvoice,
-  registerConversionRoute,
   registerDocumentRoutes,
+  registerEstimateAndOrderRoutes,
   registerStateRoute,
   toDocumentOut,
 } from "../documents/index.js";
@@ -54,29 +54,7 @@ const out = documentOut("sale");
 
 /** /api/sales: the documents engine in the sales direction, plus issuing, rectifying and modelo 347. */
 export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
-  await app.register(
-    async (r) => {
-      registerDocumentRoutes(r, ESTIMATES);
-      registerStateRoute(r, ESTIMATES);
-      registerConversionRoute(r, { ...ESTIMATES, to: "order", path: "convert-to-order", toNoun: "order" });
-    },
-    { prefix: "/estimates" },
-  );
-
-  await app.register(
-    async (r) => {
-      registerDocumentRoutes(r, ORDERS);
-      registerStateRoute(r, ORDERS);
-      registerConversionRoute(r, {
-        ...ORDERS,
-        to: "delivery_note",
-        path: "convert-to-delivery-note",
-        toNoun: "delivery note",
-      });
-      registerConversionRoute(r, { ...ORDERS, to: "invoice", path: "convert-to-invoice", toNoun: "invoice" });
-    },
-    { prefix: "/orders" },
-  );
+  await registerEstimateAndOrderRoutes(app, { estimates: ESTIMATES, orders: ORDERS, invoiceNoun: "invoice" });
 
   await app.register(
     async (plugin) => {

@@ -284,3 +284,40 @@ export function registerConversionRoute(
     },
   );
 }
+
+/**
+ * The estimate and order routes of one direction: CRUD, state, and their conversions (estimate ->
+ * order, order -> delivery note or invoice). Sales and purchases differ only in names.
+ */
+export async function registerEstimateAndOrderRoutes(
+  app: FastifyInstance,
+  o: { estimates: DocumentRoutesOptions; orders: DocumentRoutesOptions; invoiceNoun: string },
+) {
+  await app.register(
+    async (r) => {
+      registerDocumentRoutes(r, o.estimates);
+      registerStateRoute(r, o.estimates);
+      registerConversionRoute(r, { ...o.estimates, to: "order", path: "convert-to-order", toNoun: "order" });
+    },
+    { prefix: "/estimates" },
+  );
+  await app.register(
+    async (r) => {
+      registerDocumentRoutes(r, o.orders);
+      registerStateRoute(r, o.orders);
+      registerConversionRoute(r, {
+        ...o.orders,
+        to: "delivery_note",
+        path: "convert-to-delivery-note",
+        toNoun: "delivery note",
+      });
+      registerConversionRoute(r, {
+        ...o.orders,
+        to: "invoice",
+        path: "convert-to-invoice",
+        toNoun: o.invoiceNoun,
+      });
+    },
+    { prefix: "/orders" },
+  );
+}
