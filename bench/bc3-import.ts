@@ -29,8 +29,10 @@ const COMPONENTS: Bc3Decomposition[] = [
 function benchItem(chapter: number, index: number): Bc3Node {
   const measured = index % 5 === 0;
   const decomposed = index % 7 === 0;
+  // Every 11th item places the same unit as chapter 1 (one concept, placed on every floor).
+  const shared = chapter > 1 && index % 11 === 0;
   return {
-    code: `E${String(chapter).padStart(2, "0")}.${String(index).padStart(4, "0")}`,
+    code: `E${String(shared ? 1 : chapter).padStart(2, "0")}.${String(index).padStart(4, "0")}`,
     kind: "item",
     unit: "m2",
     summary: `Partida ${index} del capítulo ${chapter}: solado de baldosa cerámica`,

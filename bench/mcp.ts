@@ -1,7 +1,9 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  Client,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from "@modelcontextprotocol/client";
 import {
   BENCH_CONNECTIONS,
   BENCH_SECONDS,
@@ -15,11 +17,17 @@ import {
 
 const PAGE = { limit: 50, offset: 0 };
 
-/** Tool calls per second of `list_contacts` (same page as REST) by BENCH_CONNECTIONS SDK clients. */
-async function measureTool(name: string, connect: () => Transport): Promise<Measured> {
+/**
+ * Tool calls per second of `list_contacts` (same page as REST) by BENCH_CONNECTIONS SDK v2 clients:
+ * pinned to 2026-07-28, or speaking the 2025 protocol (the default, initialize).
+ */
+async function measureTool(name: string, connect: () => Transport, modern = false): Promise<Measured> {
   const clients = await Promise.all(
     Array.from({ length: BENCH_CONNECTIONS }, async () => {
-      const client = new Client({ name: "cuadra-bench", version: "1" });
+      const client = new Client(
+        { name: "cuadra-bench", version: "1" },
+        modern ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
+      );
       await client.connect(connect());
       return client;
     }),
@@ -57,23 +65,49 @@ export async function benchMcp(base: string, apiToken: string): Promise<Measured
     `${base}/api/clients?limit=${PAGE.limit}&skip=${PAGE.offset}`,
     { headers },
   );
-  const streamable = await measureTool(
-    "MCP list_contacts, Streamable HTTP (SDK client)",
-    () => new StreamableHTTPClientTransport(new URL("/api/mcp", base), { requestInit: { headers } }),
-  );
+  // The same call sent by autocannon, as REST is: the server's cost without the SDK client's.
+  const call = { name: "list_contacts", arguments: PAGE };
+  const envelope = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "cuadra-bench", version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  const rawModern = await measure("POST /api/mcp tools/call, 2026-07-28 (raw)", `${base}/api/mcp`, {
+    method: "POST",
+    headers: {
+      ...headers,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": call.name,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { ...call, _meta: envelope },
+    }),
+  });
+  const endpoint = () =>
+    new StreamableHTTPClientTransport(new URL("/api/mcp", base), { requestInit: { headers } });
+  const modern = await measureTool("MCP list_contacts, 2026-07-28 (SDK v2 client)", endpoint, true);
+  const streamable = await measureTool("MCP list_contacts, 2025 Streamable HTTP (SDK client)", endpoint);
   const sse = await measureTool(
     "MCP list_contacts, SSE (SDK client)",
     () => new SSEClientTransport(new URL("/api/mcp/sse", base), { requestInit: { headers } }),
   );
   report(
     `MCP (${BENCH_CONNECTIONS} concurrent clients, ${BENCH_SECONDS} s each)`,
-    [rest, streamable, sse],
+    [rest, rawModern, modern, streamable, sse],
     [
+      ["2026-07-28 raw POST / REST", rawModern, rest],
+      ["2026-07-28 / REST", modern, rest],
       ["Streamable HTTP / REST", streamable, rest],
       ["SSE / REST", sse, rest],
     ],
   );
-  return [rest, streamable, sse];
+  return [rest, rawModern, modern, streamable, sse];
 }
 
 /** `npm run bench -- mcp`: a fresh PostgreSQL database with one company and 200 contacts. */

@@ -4,6 +4,7 @@ import { benchDocuments } from "./documents.js";
 import { benchIdentity } from "./identity.js";
 import { benchLedger } from "./ledger.js";
 import { benchMcpSection } from "./mcp.js";
+import { benchStart } from "./start.js";
 import { benchTax } from "./tax.js";
 
 /** npm run bench [-- section...]: runs on PostgreSQL (BENCH_DATABASE_URL, default the local server). */
@@ -15,6 +16,7 @@ const sections: Record<string, () => Promise<void>> = {
   documents: benchDocuments,
   tax: benchTax,
   banking: benchBanking,
+  start: benchStart,
 };
 
 const wanted = process.argv.slice(2).filter((a) => a !== "--");

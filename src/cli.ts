@@ -1,190 +1,162 @@
 import { parseArgs } from "node:util";
-import { cliActor, createApiTokenFromCli } from "./cli/api-token.js";
-import { loadDemo } from "./cli/demo.js";
-import { ConfigError, loadConfig } from "./config.js";
+import { type CliCommand, CliError, CliUsageError, type CommandIo } from "./cli/command.js";
+import { COMMANDS } from "./cli/commands/index.js";
+import { directEnv } from "./cli/env.js";
+import { describeCliError } from "./cli/errors.js";
+import { commandHelp, globalHelp, mcpHelp } from "./cli/help.js";
+import { runInServer } from "./cli/relay.js";
+import { terminalIo } from "./cli/terminal-io.js";
+import { type Config, loadConfig } from "./config.js";
+import { readLocalServer } from "./mcp/local-server-file.js";
 import { runMcpStdio } from "./mcp/stdio.js";
-import { createAdministrator, resetPassword } from "./modules/identity/index.js";
-import { generatePassword } from "./platform/auth/passwords.js";
-import type { DatabaseHandle } from "./platform/db/client.js";
-import { migrateDatabase } from "./platform/db/migrate.js";
-import { announceAdmin, openMainDatabase, prepareDatabase } from "./runtime/database.js";
+import { findRunningServer } from "./mcp/stdio-relay.js";
 import {
-  createTenant,
-  listTenants,
-  openTenantDatabase,
-  prepareTenant,
-  setTenantStatus,
-} from "./runtime/tenants.js";
+  DataDirBusyError,
+  describeHolder,
+  type LockHolder,
+  readDataDirLock,
+} from "./runtime/data-dir-lock.js";
+import { claimDataDir } from "./runtime/database.js";
 
-const USAGE = `Usage: npm run cli -- <command> [options]
-
-  migrate                                   apply migrations (every tenant when BASE_DOMAIN is set)
-  tenant create <slug> [--database-url URL] [--admin-email E]
-  tenant list
-  tenant suspend <slug> | tenant activate <slug>
-  admin create --email E [--password P] [--tenant SLUG]
-  user reset-password --email E [--password P] [--tenant SLUG]
-  api-token create --name N --scope S [--scope S...] [--company ID] [--expires-days D] [--user EMAIL] [--tenant SLUG]
-  demo [--tenant SLUG]                      load the demo project, company, contacts, products and ledger
-  mcp                                       the read-only MCP server on stdin/stdout (docs/mcp.md)
-`;
-
-const out = (line: string) => process.stdout.write(`${line}\n`);
+/** How long a command waits for a server that holds the directory but does not listen yet (first start). */
+const STARTING_SERVER_WAIT_MS = 90_000;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
   process.exit(1);
 }
 
-async function withDatabase<T>(tenant: string | undefined, work: (handle: DatabaseHandle) => Promise<T>) {
-  const config = loadConfig();
-  const main = await openMainDatabase(config);
+/** The longest command name the leading words spell ("tenant create" before "tenant"). */
+function pickCommand(argv: string[]): { command: CliCommand<unknown> | undefined; rest: string[] } {
+  const words = argv.slice(0, 2);
+  for (let n = words.length; n > 0; n--) {
+    const name = words.slice(0, n).join(" ");
+    const command = COMMANDS.find((c) => c.name === name);
+    if (command) return { command, rest: argv.slice(n) };
+  }
+  return { command: undefined, rest: argv };
+}
+
+function parseCommandArgs(command: CliCommand<unknown>, argv: string[], config: Config) {
+  const options = Object.fromEntries(
+    Object.entries(command.options).map(([name, o]) => [
+      name,
+      { type: o.type, multiple: o.multiple ?? false },
+    ]),
+  );
+  let parsed: ReturnType<typeof parseArgs>;
   try {
-    if (!tenant) return await work(main);
-    const [record] = (await listTenants(main)).filter((t) => t.slug === tenant);
-    if (!record) fail(`Unknown tenant ${tenant}`);
-    const handle = await openTenantDatabase(config, record);
-    try {
-      return await work(handle);
-    } finally {
-      await handle.close();
-    }
-  } finally {
-    await main.close();
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { ...options, help: { type: "boolean", short: "h" } },
+    });
+  } catch (err) {
+    // node:util's messages name the option; drop its advice about "--" that does not apply here.
+    throw new CliUsageError((err as Error).message.split(". To specify")[0]);
+  }
+  if (parsed.values.help) return { help: true as const };
+  return { help: false as const, input: command.parse(parsed.values, parsed.positionals, config) };
+}
+
+/** The server holding the embedded directory, once it answers; null when a non-server process holds it. */
+async function serverOf(config: Config, holder: LockHolder, io: CommandIo) {
+  if (holder.role !== "server") return null;
+  const deadline = Date.now() + STARTING_SERVER_WAIT_MS;
+  let told = false;
+  for (;;) {
+    const info = readLocalServer(config.dataDir);
+    const running = info?.pid === holder.pid ? await findRunningServer(info) : null;
+    if (running) return running;
+    if (Date.now() > deadline || !readDataDirLock(config.dataDir)) return null;
+    if (!told) io.progress(`waiting for the server (pid ${holder.pid}) to finish starting`);
+    told = true;
+    await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
 
-async function run(argv: string[]) {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      email: { type: "string" },
-      password: { type: "string" },
-      tenant: { type: "string" },
-      "database-url": { type: "string" },
-      "admin-email": { type: "string" },
-      name: { type: "string" },
-      scope: { type: "string", multiple: true },
-      company: { type: "string" },
-      "expires-days": { type: "string" },
-      user: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-  const [command, sub, arg] = positionals;
-  const config = loadConfig();
-  if (!command || values.help) return out(USAGE);
-
-  if (command === "migrate") {
-    const main = await openMainDatabase(config);
-    try {
-      if (config.baseDomain) {
-        await migrateDatabase(main, config.databaseUrl);
-        for (const record of await listTenants(main)) {
-          await prepareTenant(config, record);
-          out(`tenant ${record.slug}: migrated`);
-        }
-      } else {
-        announceAdmin(await prepareDatabase(main, config.databaseUrl, config));
-      }
-      out("migrations applied");
-    } finally {
-      await main.close();
+async function runCommand(command: CliCommand<unknown>, input: unknown, config: Config, io: CommandIo) {
+  let lock: ReturnType<typeof claimDataDir>;
+  try {
+    lock = claimDataDir(config, `cli ${command.name}`);
+  } catch (err) {
+    if (!(err instanceof DataDirBusyError)) throw err;
+    const holder = err.holder;
+    const server = await serverOf(config, holder, io);
+    const stop = `stop it (Ctrl-C in its terminal, or kill ${holder.pid}) and run the command again`;
+    if (!server) {
+      throw new CliError(`${err.message}.\nWait for it to finish, or ${stop}.`);
     }
-    return;
-  }
-
-  if (command === "tenant") {
-    const main = await openMainDatabase(config);
-    try {
-      await migrateDatabase(main, config.databaseUrl);
-      if (sub === "create") {
-        if (!arg) fail("tenant create needs a slug");
-        const result = await createTenant(config, main, arg, {
-          databaseUrl: values["database-url"],
-          adminEmail: values["admin-email"],
-        });
-        out(`tenant ${arg} created`);
-        announceAdmin(result);
-      } else if (sub === "list") {
-        for (const t of await listTenants(main))
-          out(`${t.slug}\t${t.status}\t${t.databaseUrl ? "own database" : "default"}`);
-      } else if (sub === "suspend" || sub === "activate") {
-        if (!arg) fail(`tenant ${sub} needs a slug`);
-        const ok = await setTenantStatus(main, arg, sub === "suspend" ? "suspended" : "active");
-        if (!ok) fail(`Unknown tenant ${arg}`);
-        out(`tenant ${arg} ${sub === "suspend" ? "suspended" : "active"}`);
-      } else fail(USAGE);
-    } finally {
-      await main.close();
+    if (command.whileServerRuns !== "relay") {
+      throw new CliError(
+        `The Cuadra server (pid ${holder.pid}, port ${holder.port}) holds the data directory ${config.dataDir}: ${command.name} cannot run beside it.\n` +
+          `Why: ${command.whileServerRuns.refuse}.\nTo run it now: ${stop}.`,
+      );
     }
-    return;
-  }
-
-  if (command === "admin" && sub === "create") {
-    if (!values.email) fail("admin create needs --email");
-    const password = values.password ?? generatePassword();
-    const result = await withDatabase(values.tenant, (h) =>
-      createAdministrator(h.db, values.email!, password),
+    io.progress(
+      `running inside the server at ${server.url} (pid ${holder.pid}), which holds ${config.dataDir}`,
     );
-    out(`administrator ${values.email} ${result.created ? "created" : "promoted and re-activated"}`);
-    if (!values.password) out(`password: ${password}   (generated; shown only this once)`);
+    await runInServer(server, command.name, input, io);
     return;
   }
-
-  if (command === "user" && sub === "reset-password") {
-    if (!values.email) fail("user reset-password needs --email");
-    const password = values.password ?? generatePassword();
-    const ok = await withDatabase(values.tenant, (h) => resetPassword(h.db, values.email!, password));
-    if (!ok) fail(`No user ${values.email}`);
-    out(`password of ${values.email} reset; every session of the user was revoked`);
-    if (!values.password) out(`password: ${password}   (generated; shown only this once)`);
-    return;
-  }
-
-  if (command === "api-token" && sub === "create") {
-    if (!values.name || !values.scope?.length) fail("api-token create needs --name and at least one --scope");
-    const token = await withDatabase(values.tenant, async (h) => {
-      const actor = await cliActor(h.db, values.user ?? config.adminEmail);
-      return createApiTokenFromCli(h.db, actor, {
-        name: values.name!,
-        scopes: values.scope!,
-        companyId: values.company,
-        expiresDays: values["expires-days"] ? Number.parseInt(values["expires-days"], 10) : undefined,
-      });
-    });
-    out(token);
-    process.stderr.write("This is the only time the token is shown: store it now.\n");
-    return;
-  }
-
-  if (command === "demo") {
-    const result = await withDatabase(values.tenant, async (h) => {
-      if (!values.tenant) await prepareDatabase(h, config.databaseUrl, config);
-      return loadDemo(h.db, values.user ?? config.adminEmail);
-    });
-    out(
-      `projects demo: ${result.budget.created ? "loaded" : "already there"} (budget ${result.budget.budgetId})`,
+  if (lock?.recovered) {
+    io.warn(
+      `the previous user of ${config.dataDir}, ${describeHolder(lock.recovered)}, ended without closing it`,
     );
-    out(
-      `enterprise demo: ${result.company.created ? "loaded" : "already there"} (company ${result.company.companyId})`,
-    );
-    out(`ledger demo: ${result.entriesCreated} entries created`);
-    out(`banking demo: ${result.bankMovements} bank movements imported and auto-matched`);
-    return;
   }
+  const env = directEnv(config);
+  try {
+    await command.run(env, input, io);
+  } finally {
+    await env.close();
+    lock?.release();
+  }
+}
 
-  if (command === "mcp") {
+const print = (text: string) => {
+  process.stdout.write(text);
+  return "done" as const;
+};
+
+/** "serving": the process goes on (the MCP server); "done": the command finished. */
+async function main(argv: string[]): Promise<"serving" | "done"> {
+  if (argv[0] === "mcp") {
+    if (argv.includes("--help") || argv.includes("-h")) return print(mcpHelp);
     // stdout belongs to the MCP protocol from here on: messages only, logs go to stderr.
     await runMcpStdio();
-    return;
+    return "serving";
   }
-
-  fail(USAGE);
+  const { command, rest } = pickCommand(argv);
+  if (!command) {
+    const asked = argv.length === 0 || ["help", "--help", "-h"].includes(argv[0]);
+    if (asked && argv[1]) {
+      const { command: topic } = pickCommand(argv.slice(1));
+      if (topic) return print(commandHelp(topic));
+    }
+    if (asked) return print(globalHelp(COMMANDS));
+    fail(`Unknown command: ${argv.slice(0, 2).join(" ")}\n\n${globalHelp(COMMANDS)}`);
+  }
+  const config = loadConfig();
+  let parsed: ReturnType<typeof parseCommandArgs>;
+  try {
+    parsed = parseCommandArgs(command, rest, config);
+  } catch (err) {
+    if (err instanceof CliUsageError || err instanceof CliError)
+      fail(`${command.name}: ${err.message}\nSee: npm run cli -- ${command.name} --help`);
+    throw err;
+  }
+  if (parsed.help) return print(commandHelp(command));
+  await runCommand(command, parsed.input, config, terminalIo());
+  return "done";
 }
 
-run(process.argv.slice(2)).catch((err) => {
-  if (err instanceof ConfigError) fail(err.message);
-  fail(err instanceof Error ? err.message : String(err));
-});
+main(process.argv.slice(2)).then(
+  // The lock and databases are closed: nothing left to wait for (a tenant pool's idle timer, a worker).
+  (state) => {
+    if (state === "done") process.exit(0);
+  },
+  (err) => {
+    const { message, expected } = describeCliError(err);
+    fail(expected ? message : `${message}\n(unexpected: if it persists, report it with the command you ran)`);
+  },
+);

@@ -36,6 +36,25 @@ describe("loadConfig", () => {
     );
   });
 
+  it("derives PUBLIC_URL from PORT and HOST, and the default origins follow it", () => {
+    const wildcard = loadConfig({ PORT: "9123" });
+    expect(wildcard.publicUrl).toBe("http://localhost:9123");
+    expect(wildcard.corsOrigins).toEqual(
+      expect.arrayContaining(["http://localhost:9123", "http://127.0.0.1:9123"]),
+    );
+    expect(wildcard.corsOrigins).not.toContain("http://localhost:8000");
+    expect(loadConfig({ PORT: "9124", HOST: "127.0.0.1" }).publicUrl).toBe("http://127.0.0.1:9124");
+    expect(loadConfig({ PORT: "9125", HOST: "::" }).publicUrl).toBe("http://localhost:9125");
+    const named = loadConfig({ PORT: "9126", HOST: "books.lan" });
+    expect(named.publicUrl).toBe("http://books.lan:9126");
+    expect(named.corsOrigins).toContain("http://books.lan:9126");
+    expect(named.corsOrigins).not.toContain("http://localhost:9126");
+    expect(loadConfig({ PORT: "9127", HOST: "fd00::5" }).publicUrl).toBe("http://[fd00::5]:9127");
+    expect(loadConfig({ PORT: "9128", PUBLIC_URL: "https://books.example.com" }).publicUrl).toBe(
+      "https://books.example.com",
+    );
+  });
+
   it("adds PUBLIC_URL's origin to the default CORS origins", () => {
     const c = loadConfig({ PUBLIC_URL: "https://cuadra.example.com/base/" });
     expect(c.publicUrl).toBe("https://cuadra.example.com/base");

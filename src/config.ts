@@ -14,7 +14,7 @@ const envSchema = z
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     PORT: z.coerce.number().int().min(0).max(65535).default(8000),
     HOST: z.string().default("0.0.0.0"),
-    PUBLIC_URL: z.url().default("http://localhost:8000"),
+    PUBLIC_URL: optionalString.pipe(z.url().optional()),
     DATABASE_URL: optionalString.pipe(
       z
         .string()
@@ -66,8 +66,34 @@ const envSchema = z
         { message: "must be an IANA time zone, e.g. Europe/Madrid or Atlantic/Canary" },
       ),
     VERIFACTU_ENVIRONMENT: z.enum(["production", "test"]).default("production"),
+    VERIFACTU_SUBMISSION: z.enum(["off", "on"]).default("off"),
+    VERIFACTU_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https$/ }).optional()),
+    VERIFACTU_CERT_PATH: optionalString,
+    VERIFACTU_CERT_PASSWORD: optionalString,
+    VERIFACTU_CA_PATH: optionalString,
+    VERIFACTU_SUBMISSION_INTERVAL_SECONDS: positiveInt(60),
+    VERIFACTU_BATCH_SIZE: positiveInt(1000).pipe(z.number().max(1000)),
+    VERIFACTU_REQUEST_TIMEOUT_SECONDS: positiveInt(60),
+    VERIFACTU_LEASE_SECONDS: positiveInt(300),
+    VERIFACTU_RETRY_BASE_SECONDS: positiveInt(30),
+    VERIFACTU_RETRY_MAX_SECONDS: positiveInt(3600),
   })
   .superRefine((env, ctx) => {
+    if (env.VERIFACTU_SUBMISSION === "on" && !env.VERIFACTU_CERT_PATH) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["VERIFACTU_CERT_PATH"],
+        message: "is required when VERIFACTU_SUBMISSION=on (the AEAT authenticates the client certificate)",
+      });
+    }
+    if (env.VERIFACTU_LEASE_SECONDS <= env.VERIFACTU_REQUEST_TIMEOUT_SECONDS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["VERIFACTU_LEASE_SECONDS"],
+        message:
+          "must be longer than VERIFACTU_REQUEST_TIMEOUT_SECONDS (a live batch must not be taken over)",
+      });
+    }
     if (env.DATABASE_URL && !env.JWT_SECRET) {
       ctx.addIssue({
         code: "custom",
@@ -124,12 +150,51 @@ export interface VerifactuConfig {
   timezone: string;
   /** production: www2.agenciatributaria.gob.es; test: the AEAT's pre-production host. */
   environment: "production" | "test";
+  submission: VerifactuSubmissionConfig;
 }
+
+/** Sending the queued records to the AEAT (docs/verifactu.md, "Submission"). */
+export interface VerifactuSubmissionConfig {
+  /** The in-process sender runs every intervalSeconds (off: only POST /api/verifactu/queue/run). */
+  enabled: boolean;
+  /** The VeriFactu SOAP endpoint; by default the AEAT's for the environment. */
+  endpoint: string;
+  /** PKCS#12 (.p12/.pfx) client certificate and its password. */
+  certPath?: string;
+  certPassword?: string;
+  /** PEM of extra certificate authorities to trust for the endpoint (a test server). */
+  caPath?: string;
+  intervalSeconds: number;
+  batchSize: number;
+  requestTimeoutSeconds: number;
+  leaseSeconds: number;
+  retryBaseSeconds: number;
+  retryMaxSeconds: number;
+}
+
+/** The WSDL's VerifactuSOAP ports (SistemaFacturacion.wsdl). */
+export const AEAT_ENDPOINTS = {
+  production: "https://www1.agenciatributaria.gob.es/wlpl/TIKE-CONT/ws/SistemaFacturacion/VerifactuSOAP",
+  test: "https://prewww1.aeat.es/wlpl/TIKE-CONT/ws/SistemaFacturacion/VerifactuSOAP",
+} as const;
 
 export class ConfigError extends Error {
   constructor(readonly issues: string[]) {
     super(`Invalid configuration:\n${issues.map((i) => `  - ${i}`).join("\n")}`);
   }
+}
+
+/** Without PUBLIC_URL: where this machine reaches the server (a wildcard HOST is reached as localhost). */
+export function defaultPublicUrl(host: string, port: number): string {
+  const wildcard = ["0.0.0.0", "::", ""].includes(host);
+  const name = wildcard ? "localhost" : host.includes(":") ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
+/** A server listening on every interface or on loopback is also opened as localhost and 127.0.0.1. */
+function loopbackOrigins(host: string, port: number): string[] {
+  if (!["0.0.0.0", "::", "", "127.0.0.1", "::1", "localhost"].includes(host)) return [];
+  return [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -138,12 +203,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
   }
   const e = parsed.data;
-  const publicUrl = e.PUBLIC_URL.replace(/\/+$/, "");
+  const publicUrl = (e.PUBLIC_URL ?? defaultPublicUrl(e.HOST, e.PORT)).replace(/\/+$/, "");
   const corsOrigins = e.CORS_ORIGINS
     ? e.CORS_ORIGINS.split(",")
         .map((o) => o.trim())
         .filter(Boolean)
-    : [...DEFAULT_DEV_ORIGINS, new URL(publicUrl).origin];
+    : [...DEFAULT_DEV_ORIGINS, new URL(publicUrl).origin, ...loopbackOrigins(e.HOST, e.PORT)];
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -180,6 +245,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       producerNif: e.VERIFACTU_PRODUCER_NIF,
       timezone: e.VERIFACTU_TIMEZONE,
       environment: e.VERIFACTU_ENVIRONMENT,
+      submission: {
+        enabled: e.VERIFACTU_SUBMISSION === "on",
+        endpoint: e.VERIFACTU_ENDPOINT ?? AEAT_ENDPOINTS[e.VERIFACTU_ENVIRONMENT],
+        certPath: e.VERIFACTU_CERT_PATH,
+        certPassword: e.VERIFACTU_CERT_PASSWORD,
+        caPath: e.VERIFACTU_CA_PATH,
+        intervalSeconds: e.VERIFACTU_SUBMISSION_INTERVAL_SECONDS,
+        batchSize: e.VERIFACTU_BATCH_SIZE,
+        requestTimeoutSeconds: e.VERIFACTU_REQUEST_TIMEOUT_SECONDS,
+        leaseSeconds: e.VERIFACTU_LEASE_SECONDS,
+        retryBaseSeconds: e.VERIFACTU_RETRY_BASE_SECONDS,
+        retryMaxSeconds: e.VERIFACTU_RETRY_MAX_SECONDS,
+      },
     },
   };
 }

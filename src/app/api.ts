@@ -45,6 +45,10 @@ export const enterpriseModules: FastifyPluginAsyncZod<ModuleDeps> = async (app, 
   await app.register(purchaseRoutes, { prefix: "/purchases", storageDir: deps.config.storageDir });
   await app.register(treasuryRoutes, { prefix: "/treasury" });
   await app.register(taxRoutes, { prefix: "/tax" });
-  await app.register(verifactuRoutes, { prefix: "/verifactu", verifactu: deps.config.verifactu });
+  await app.register(verifactuRoutes, {
+    prefix: "/verifactu",
+    verifactu: deps.config.verifactu,
+    tenants: deps.tenants,
+  });
   await app.register(bankingRoutes, { prefix: "/bank-reconciliation" });
 };

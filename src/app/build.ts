@@ -19,9 +19,11 @@ import { healthRoutes } from "../platform/http/health.js";
 import { registerIdempotency } from "../platform/http/idempotency.js";
 import { loggerOptions } from "../platform/http/logging.js";
 import { registerSecurityHeaders } from "../platform/http/security-headers.js";
+import { findWebDist, registerWebApp } from "../platform/http/web-app.js";
 import { uuidv7 } from "../platform/ids.js";
 import type { FileStorage } from "../platform/storage.js";
 import { enterpriseModules } from "./api.js";
+import { API_DOCS, V1_DOCS } from "./api-docs.js";
 import { v1Modules } from "./api-v1.js";
 import type { ModuleDeps } from "./deps.js";
 
@@ -32,9 +34,10 @@ export interface AppDeps {
   logStream?: NodeJS.WritableStream;
   /** File storage for uploads (tests inject faults); by default the disk under STORAGE_DIR. */
   fileStorage?: FileStorage;
+  /** The built web app to serve at /; by default web/dist when it exists (none under NODE_ENV=test). */
+  webRoot?: string | null;
 }
 
-const VERSION = "0.1.0";
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /**
@@ -82,6 +85,8 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
       "X-Request-Id",
       "Mcp-Session-Id",
       "Mcp-Protocol-Version",
+      "Mcp-Method",
+      "Mcp-Name",
       "Idempotency-Key",
     ],
     exposedHeaders: [
@@ -123,25 +128,21 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (v1) => {
-      await registerApiDocs(v1, {
-        prefix: "/api/v1",
-        title: "Cuadra project cost management API",
-        description: "Budgets, budget items, activities, certifications, project costs and BC3 files.",
-        version: VERSION,
-      });
+      await registerApiDocs(v1, V1_DOCS);
       await v1.register(v1Modules, deps);
     },
     { prefix: "/api/v1" },
   );
 
+  // Tests get the API alone unless they pass the app they serve.
+  await registerWebApp(
+    app,
+    appDeps.webRoot !== undefined ? appDeps.webRoot : config.env === "test" ? null : findWebDist(),
+  );
+
   await app.register(
     async (api) => {
-      await registerApiDocs(api, {
-        prefix: "/api",
-        title: "Cuadra enterprise accounting API",
-        description: "Companies, contacts, products, agents, general ledger and API tokens.",
-        version: VERSION,
-      });
+      await registerApiDocs(api, API_DOCS);
       await api.register(enterpriseModules, deps);
     },
     { prefix: "/api" },

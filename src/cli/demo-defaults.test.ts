@@ -1,18 +1,22 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../test/helpers/db.js";
 import { DEFAULT_PAYMENT_TERMS, DEFAULT_SERIES, DEFAULT_TAX_CODES } from "../modules/documents/index.js";
 import { queryRows } from "../platform/db/sql.js";
 import type { AuthedCtx } from "../platform/http/context.js";
-import { loadEnterpriseDemo } from "./demo.js";
 
 /**
  * The CLI builds no app: `npm run cli -- demo` must register the documents hook on its own
- * (src/cli/demo.ts imports documents/index.ts, which registers it).
+ * (src/cli/demo.ts imports documents/index.ts, which registers it). The suite shares one module
+ * graph per worker, where an earlier file may have registered the hook already: the demo is
+ * imported into a fresh module registry, so only what src/cli/demo.ts imports counts.
  */
 let database: TestDatabase;
+let loadEnterpriseDemo: typeof import("./demo.js").loadEnterpriseDemo;
 beforeAll(async () => {
   database = await createTestDatabase();
+  vi.resetModules();
+  ({ loadEnterpriseDemo } = await import("./demo.js"));
 });
 afterAll(async () => {
   await database?.destroy();

@@ -54,7 +54,11 @@ describe("loadEnterpriseDemo", () => {
     expect(contacts.total).toBe(50);
     const taxIds = contacts.data.map((c) => c.tax_id ?? "");
     expect(new Set(taxIds).size).toBe(50);
-    for (const taxId of taxIds) expect(validateSpanishTaxId(taxId).valid, taxId).toBe(true);
+    // Every contact has a valid Spanish NIF or CIF but the German machinery supplier (an EU VAT number).
+    const foreign = contacts.data.filter((c) => c.country !== "ES");
+    expect(foreign.map((c) => [c.country, c.tax_id])).toEqual([["DE", "DE811907980"]]);
+    for (const c of contacts.data)
+      if (c.country === "ES") expect(validateSpanishTaxId(c.tax_id ?? "").valid, c.tax_id ?? "").toBe(true);
     const types = contacts.data.map((c) => c.contact_type);
     expect(types.filter((x) => x === "customer")).toHaveLength(30);
     expect(types.filter((x) => x === "supplier")).toHaveLength(15);

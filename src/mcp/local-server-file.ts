@@ -10,8 +10,10 @@ import {
 } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import type { FastifyRequest } from "fastify";
 import type { Config } from "../config.js";
 import type { TenantDirectory } from "../platform/db/tenancy.js";
+import { ForbiddenError, UnauthorizedError } from "../platform/http/errors.js";
 
 /**
  * PGlite admits one process per data directory. A running server therefore publishes, in
@@ -90,4 +92,24 @@ export function readLocalServer(dataDir: string): LocalServerInfo | null {
   } catch {
     return null;
   }
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+/**
+ * A preHandler for the routes the local key opens (the MCP relay, the CLI's control channel): from
+ * this machine only, never through a proxy, with the key of DATA_DIR/server.json. Whoever can read
+ * that file can read the database files too, so the key grants nothing they do not already have.
+ */
+export function assertLocalCaller(tenants: TenantDirectory, what: { access: string; key: string }) {
+  return async (request: FastifyRequest) => {
+    const proxied = ["x-forwarded-for", "forwarded", "x-real-ip"].some(
+      (h) => request.headers[h] !== undefined,
+    );
+    if (proxied || !LOOPBACK.test(request.socket.remoteAddress ?? "")) {
+      throw new ForbiddenError(`${what.access} is accepted only from this machine`);
+    }
+    const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? "");
+    if (!match || !isLocalKey(tenants, match[1])) throw new UnauthorizedError(`Invalid ${what.key}`);
+  };
 }

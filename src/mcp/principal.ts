@@ -27,6 +27,9 @@ export const MCP_READ_PERMISSIONS = [
   "tax:leer",
   "treasury:leer",
   "banking:leer",
+  "budgets:leer",
+  "certifications:leer",
+  "companies:leer",
 ] as const;
 
 /** The principal of an HTTP request the guard authenticated with an API token. */

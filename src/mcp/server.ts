@@ -1,6 +1,4 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
-import { ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { McpServer, type Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { Db } from "../platform/db/client.js";
 import { inReadOnlyTransaction } from "../platform/db/sql.js";
@@ -20,7 +18,9 @@ export const SERVER_INFO = { name: "cuadra", version: "0.1.0" };
 
 const INSTRUCTIONS =
   "Read-only access to the books of the Spanish companies kept in Cuadra: customers and suppliers, " +
-  "products, the chart of accounts (PGC 2007), account balances and journal entries. Nothing can be " +
+  "products, the chart of accounts (PGC 2007), account balances and journal entries, invoices, VAT, " +
+  "treasury, bank movements, and project budgets with their certifications. list_companies and " +
+  "list_fiscal_years give the company_id and fiscal_year_code other tools take. Nothing can be " +
   "changed through these tools. Amounts are decimal strings with 2 decimals (never floats); dates are " +
   "YYYY-MM-DD. Lists return {items, total, limit, offset}: page with offset.";
 
@@ -43,7 +43,17 @@ export interface McpContext {
   current?: () => Promise<Principal | string>;
 }
 
-/** tools/list entries, built once: the same JSON Schema conversion the SDK itself uses. */
+/**
+ * The tool list changes only with a release and with the token's rules (hence private): 2026-07-28
+ * clients may cache it for this long (`ttlMs`); 2025-era responses never carry cache fields.
+ */
+export const TOOL_LIST_TTL_MS = 5 * 60_000;
+
+/** The JSON Schema the SDK itself derives from a Zod schema (Standard JSON Schema, draft 2020-12). */
+const jsonSchemaOf = (schema: z.ZodObject, io: "input" | "output") =>
+  ({ type: "object", ...z.toJSONSchema(schema, { target: "draft-2020-12", io }) }) as Tool["inputSchema"];
+
+/** tools/list entries, built once rather than at every stateless request. */
 const listing = new Map<string, Tool>(
   TOOLS.map((tool) => [
     tool.name,
@@ -51,14 +61,8 @@ const listing = new Map<string, Tool>(
       name: tool.name,
       title: tool.title,
       description: tool.description,
-      inputSchema: toJsonSchemaCompat(tool.input, {
-        strictUnions: true,
-        pipeStrategy: "input",
-      }) as Tool["inputSchema"],
-      outputSchema: toJsonSchemaCompat(tool.output, {
-        strictUnions: true,
-        pipeStrategy: "output",
-      }) as Tool["outputSchema"],
+      inputSchema: jsonSchemaOf(tool.input, "input"),
+      outputSchema: jsonSchemaOf(tool.output, "output") as Tool["outputSchema"],
       annotations: READ_ONLY,
     },
   ]),
@@ -84,12 +88,19 @@ async function execute(tool: ToolSpec, c: McpContext, args: unknown) {
 }
 
 /**
- * One MCP server for one connection (an SSE session, a Streamable HTTP request, a stdio process),
- * acting for `principal`. tools/list shows only the tools it may call; calling another answers an
- * error naming the access rule or permission it lacks.
+ * One MCP server for one serving unit (an SSE session, an HTTP request of either protocol era, a
+ * stdio connection), acting for `principal`. tools/list shows only the tools it may call; calling
+ * another answers an error naming the access rule or permission it lacks.
  */
 export function createMcpServer(c: McpContext): McpServer {
-  const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new McpServer(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    instructions: INSTRUCTIONS,
+    cacheHints: {
+      "tools/list": { ttlMs: TOOL_LIST_TTL_MS, cacheScope: "private" },
+      "server/discover": { ttlMs: TOOL_LIST_TTL_MS, cacheScope: "private" },
+    },
+  });
   const visible: Tool[] = [];
   for (const tool of TOOLS) {
     const refused = refusal(c.principal, tool.name, tool.access);
@@ -120,6 +131,6 @@ export function createMcpServer(c: McpContext): McpServer {
       async (args: unknown) => execute(tool, c, args),
     );
   }
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: visible }));
+  server.server.setRequestHandler("tools/list", () => ({ tools: visible }));
   return server;
 }

@@ -1,6 +1,5 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
-import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { type JSONRPCMessage, type McpServer, parseJSONRPCMessage } from "@modelcontextprotocol/server";
+import { SSEServerTransport } from "@modelcontextprotocol/server-legacy/sse";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { TenantDirectory } from "../platform/db/tenancy.js";
@@ -12,6 +11,7 @@ import {
   TooManyRequestsError,
 } from "../platform/http/errors.js";
 import { bearerOf, hijack, KEEP_ALIVE_MS, MCP_ROUTE, tenantDb, tokenIdOf } from "./http.js";
+import { mcpOpenApi } from "./openapi.js";
 import { liveToken, principalOfActor } from "./principal.js";
 import type { RedisRelay } from "./relay.js";
 import { createMcpServer } from "./server.js";
@@ -42,86 +42,81 @@ const relayDown = (request: FastifyRequest) => (err: unknown) => {
 };
 
 function parseMessage(body: unknown): JSONRPCMessage {
-  const parsed = JSONRPCMessageSchema.safeParse(body);
-  if (!parsed.success) {
+  try {
+    return parseJSONRPCMessage(body);
+  } catch {
     throw new BadRequestError("The body is not a JSON-RPC 2.0 message", [
       { path: "body", message: "must be a JSON-RPC request, notification or response" },
     ]);
   }
-  return parsed.data;
 }
 
-/** The legacy HTTP+SSE transport: GET /sse opens a session, POST /messages/?sessionId= feeds it. */
+/**
+ * The legacy HTTP+SSE transport (2024-11-05, deprecated by the specification; the SDK keeps it frozen
+ * in @modelcontextprotocol/server-legacy): GET /sse opens a session, POST /messages/?sessionId= feeds it.
+ */
 export async function sseRoutes(app: FastifyInstance, options: SseOptions) {
   const { relay } = options;
   const sessions = new Map<string, SseSession>();
 
-  app.get(
-    "/sse",
-    { config: MCP_ROUTE, schema: { tags: ["mcp"], summary: "Open an MCP session (legacy SSE transport)" } },
-    async (request, reply) => {
-      const tokenId = tokenIdOf(request);
-      const tenantId = request.tenant.id;
-      const open = [...sessions.values()].filter((s) => s.tokenId === tokenId).length;
-      if (open >= MAX_SESSIONS_PER_TOKEN) {
-        throw new TooManyRequestsError(
-          `This API token already holds ${open} open MCP sessions on this server: close some first`,
-          KEEP_ALIVE_MS / 1000,
-        );
-      }
-      const db = tenantDb(options.tenants, request.headers.host);
-      const server = createMcpServer({
-        db,
-        tenantId,
-        principal: principalOfActor(request.actor!),
-        log: request.log,
-        current: liveToken(db, bearerOf(request)),
-      });
-      const raw = hijack(reply);
-      const transport = new SSEServerTransport(MESSAGES_PATH, raw);
-      const id = transport.sessionId;
-      let keepAlive: NodeJS.Timeout | undefined;
-      let closing: Promise<void> | null = null;
-      const close = () => {
-        closing ??= (async () => {
-          clearInterval(keepAlive);
-          sessions.delete(id);
-          await server.close().catch(() => undefined);
-          if (!raw.writableEnded) raw.end();
-          await relay?.release(id).catch((err) => request.log.warn({ err }, "MCP relay: release failed"));
-          request.log.info({ mcpSession: id }, "MCP SSE session closed");
-        })();
-        return closing;
+  app.get("/sse", { config: MCP_ROUTE, schema: mcpOpenApi.sse }, async (request, reply) => {
+    const tokenId = tokenIdOf(request);
+    const tenantId = request.tenant.id;
+    const open = [...sessions.values()].filter((s) => s.tokenId === tokenId).length;
+    if (open >= MAX_SESSIONS_PER_TOKEN) {
+      throw new TooManyRequestsError(
+        `This API token already holds ${open} open MCP sessions on this server: close some first`,
+        KEEP_ALIVE_MS / 1000,
+      );
+    }
+    const db = tenantDb(options.tenants, request.headers.host);
+    const server = createMcpServer({
+      db,
+      tenantId,
+      principal: principalOfActor(request.actor!),
+      log: request.log,
+      current: liveToken(db, bearerOf(request)),
+    });
+    const raw = hijack(reply);
+    const transport = new SSEServerTransport(MESSAGES_PATH, raw);
+    const id = transport.sessionId;
+    let keepAlive: NodeJS.Timeout | undefined;
+    let closing: Promise<void> | null = null;
+    const close = () => {
+      closing ??= (async () => {
+        clearInterval(keepAlive);
+        sessions.delete(id);
+        await server.close().catch(() => undefined);
+        if (!raw.writableEnded) raw.end();
+        await relay?.release(id).catch((err) => request.log.warn({ err }, "MCP relay: release failed"));
+        request.log.info({ mcpSession: id }, "MCP SSE session closed");
+      })();
+      return closing;
+    };
+    raw.on("close", () => void close());
+    // Registered here and in Redis before the endpoint is announced: the client may POST at once.
+    sessions.set(id, { tenantId, tokenId, transport, server, close });
+    if (relay) {
+      const deliver = (message: unknown) => {
+        transport.handleMessage(message).catch((err) => request.log.warn({ err }, "MCP relay: bad message"));
       };
-      raw.on("close", () => void close());
-      // Registered here and in Redis before the endpoint is announced: the client may POST at once.
-      sessions.set(id, { tenantId, tokenId, transport, server, close });
-      if (relay) {
-        const deliver = (message: unknown) => {
-          transport
-            .handleMessage(message)
-            .catch((err) => request.log.warn({ err }, "MCP relay: bad message"));
-        };
-        await relay
-          .claim(id, { tokenId, tenant: tenantId }, deliver)
-          .catch((err) =>
-            request.log.error({ err }, "MCP relay: this session is reachable on this node only"),
-          );
-      }
-      if (closing) {
-        // The client left while the session was being advertised: withdraw it again.
-        await closing;
-        await relay?.release(id).catch(() => undefined);
-        return;
-      }
-      await server.connect(transport);
-      keepAlive = setInterval(() => {
-        raw.write(": keepalive\n\n");
-        relay?.refresh(id).catch((err) => request.log.warn({ err }, "MCP relay: refresh failed"));
-      }, KEEP_ALIVE_MS);
-      request.log.info({ mcpSession: id }, "MCP SSE session opened");
-    },
-  );
+      await relay
+        .claim(id, { tokenId, tenant: tenantId }, deliver)
+        .catch((err) => request.log.error({ err }, "MCP relay: this session is reachable on this node only"));
+    }
+    if (closing) {
+      // The client left while the session was being advertised: withdraw it again.
+      await closing;
+      await relay?.release(id).catch(() => undefined);
+      return;
+    }
+    await server.connect(transport);
+    keepAlive = setInterval(() => {
+      raw.write(": keepalive\n\n");
+      relay?.refresh(id).catch((err) => request.log.warn({ err }, "MCP relay: refresh failed"));
+    }, KEEP_ALIVE_MS);
+    request.log.info({ mcpSession: id }, "MCP SSE session opened");
+  });
 
   const messages = async (request: FastifyRequest<{ Querystring: { sessionId: string } }>) => {
     const id = request.query.sessionId;
@@ -132,7 +127,7 @@ export async function sseRoutes(app: FastifyInstance, options: SseOptions) {
       if (local.tenantId !== request.tenant.id) throw new NotFoundError("MCP session");
       if (local.tokenId !== tokenId)
         throw new ForbiddenError("This MCP session belongs to another API token");
-      await local.transport.handleMessage(message, { requestInfo: { headers: request.headers } });
+      await local.transport.handleMessage(message);
       return;
     }
     if (!relay) throw new NotFoundError("MCP session");
@@ -143,14 +138,18 @@ export async function sseRoutes(app: FastifyInstance, options: SseOptions) {
   };
 
   const messageSchema = {
-    tags: ["mcp"],
-    summary: "Send a JSON-RPC message to an MCP session (legacy SSE transport)",
+    ...mcpOpenApi.messages,
     querystring: z.object({
       sessionId: z.string().min(1).max(100).describe("The session id announced by GET /api/mcp/sse"),
     }),
   };
-  for (const path of ["/messages/", "/messages"]) {
-    app.post(path, { config: MCP_ROUTE, schema: messageSchema }, async (request, reply) => {
+  // The seed announces the path with its trailing slash; the bare path is the same route, undocumented.
+  const paths = [
+    ["/messages/", { ...messageSchema, operationId: "sendMcpSseMessage" }],
+    ["/messages", { ...messageSchema, hide: true }],
+  ] as const;
+  for (const [path, schema] of paths) {
+    app.post(path, { config: MCP_ROUTE, schema }, async (request, reply) => {
       await messages(request as FastifyRequest<{ Querystring: { sessionId: string } }>);
       return reply.code(202).send();
     });

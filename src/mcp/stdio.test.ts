@@ -3,6 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
+import { Client as ClientV2 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as StdioClientTransportV2 } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { FastifyInstance } from "fastify";
@@ -15,7 +17,14 @@ import { loadConfig } from "../config.js";
 import { openDatabase } from "../platform/db/client.js";
 import { singleTenant, type TenantDirectory } from "../platform/db/tenancy.js";
 import { LOCAL_SERVER_FILE, publishLocalServer } from "./local-server-file.js";
-import { type Books, createApiToken, errorText, seedBooks, structured } from "./test-support.js";
+import {
+  type Books,
+  createApiToken,
+  errorText,
+  seedBooks,
+  structured,
+  withAnyTokenTools,
+} from "./test-support.js";
 import { TOOLS } from "./tools/index.js";
 
 let t: TestApp;
@@ -78,6 +87,26 @@ async function stdioClient(env: Record<string, string>) {
   };
 }
 
+/** `npm run mcp` spoken to by an SDK v2 client: pinned to 2026-07-28, or probing (auto). */
+async function stdioClientV2(env: Record<string, string>, mode: "auto" | { pin: "2026-07-28" }) {
+  const transport = new StdioClientTransportV2({
+    command: "npm",
+    args: ["run", "--silent", "mcp"],
+    cwd: process.cwd(),
+    env: {
+      NODE_ENV: "test",
+      LOG_LEVEL: "info",
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      ...env,
+    },
+    stderr: "ignore",
+  });
+  const client = new ClientV2({ name: "stdio-test-v2", version: "1" }, { versionNegotiation: { mode } });
+  await client.connect(transport);
+  return client;
+}
+
 /** Runs `npm run mcp` expecting it to refuse to start. */
 function failingStart(
   env: Record<string, string>,
@@ -124,7 +153,9 @@ describe("stdio, reading the database itself", () => {
     if (!onPostgres()) await refreshCopy();
     const mcp = await stdioClient({ ...directEnv(), MCP_AUTH_TOKEN: token });
     const { tools } = await mcp.client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["get_contact", "list_contacts"]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(
+      withAnyTokenTools(["get_contact", "list_contacts"]),
+    );
     const contacts = structured<{ items: { id: string }[] }>(
       await mcp.client.callTool({ name: "list_contacts", arguments: {} }),
     );
@@ -217,11 +248,9 @@ describe("stdio next to a running server (PGlite admits one process per data dir
   it("relays with MCP_AUTH_TOKEN: its scopes and company apply; a bad token stops the start", async () => {
     const { token } = await createApiToken(t, ["mcp:accounting"], { companyId: books.companyId });
     const mcp = await stdioClient({ DATA_DIR: serverDir, MCP_AUTH_TOKEN: token });
-    expect((await mcp.client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
-      "get_account_balance",
-      "list_accounts",
-      "list_journal_entries",
-    ]);
+    expect((await mcp.client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(
+      withAnyTokenTools(["get_account_balance", "list_accounts", "list_journal_entries"]),
+    );
     const entries = structured<{ total: number }>(
       await mcp.client.callTool({ name: "list_journal_entries", arguments: {} }),
     );
@@ -233,6 +262,22 @@ describe("stdio next to a running server (PGlite admits one process per data dir
     expect(refused.stdout).toBe("");
   }, 60_000);
 
+  it("relays 2026-07-28 clients too, pinned or probing", async () => {
+    const { token } = await createApiToken(t, ["mcp:contacts"], { companyId: books.companyId });
+    for (const mode of [{ pin: "2026-07-28" as const }, "auto" as const]) {
+      const client = await stdioClientV2({ DATA_DIR: serverDir, MCP_AUTH_TOKEN: token }, mode);
+      expect(client.getProtocolEra()).toBe("modern");
+      expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(
+        withAnyTokenTools(["get_contact", "list_contacts"]),
+      );
+      const contacts = structured<{ items: { id: string }[] }>(
+        await client.callTool({ name: "list_contacts", arguments: {} }),
+      );
+      expect(contacts.items.length).toBeGreaterThan(0);
+      await client.close();
+    }
+  }, 120_000);
+
   it("acts as the SSE proxy of a desktop assistant with SSE_URL and MCP_AUTHORIZATION", async () => {
     const address = server.server.address() as { port: number };
     const sseUrl = `http://127.0.0.1:${address.port}/api/mcp/sse`;
@@ -242,20 +287,29 @@ describe("stdio next to a running server (PGlite admits one process per data dir
       SSE_URL: sseUrl,
       MCP_AUTHORIZATION: `Bearer ${token}`,
     });
-    expect((await mcp.client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
-      "get_contact",
-      "list_contacts",
-    ]);
+    expect((await mcp.client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(
+      withAnyTokenTools(["get_contact", "list_contacts"]),
+    );
     const contacts = structured<{ total: number }>(
       await mcp.client.callTool({ name: "list_contacts", arguments: {} }),
     );
     expect(contacts.total).toBeGreaterThan(0);
     expect(mcp.stderr()).toMatch(/proxying to/);
     await mcp.close();
+    // SSE speaks only the 2025 protocol: a probing v2 client falls back to it through the proxy.
+    const v2 = await stdioClientV2(
+      { DATA_DIR: tempDir(), SSE_URL: sseUrl, MCP_AUTHORIZATION: `Bearer ${token}` },
+      "auto",
+    );
+    expect(v2.getProtocolEra()).toBe("legacy");
+    expect(
+      structured<{ total: number }>(await v2.callTool({ name: "list_contacts", arguments: {} })).total,
+    ).toBe(contacts.total);
+    await v2.close();
     const refused = await failingStart({ DATA_DIR: tempDir(), SSE_URL: sseUrl });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/MCP_AUTHORIZATION/);
-  }, 60_000);
+  }, 120_000);
 
   it("accepts the local key only from loopback, unproxied, and only the key it published", async () => {
     const init = {

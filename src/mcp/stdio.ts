@@ -1,12 +1,13 @@
 import { existsSync } from "node:fs";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { SSEClientTransport } from "@modelcontextprotocol/client";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { sql } from "drizzle-orm";
 import { loadConfig } from "../config.js";
 import { hasAnyMcpScope, resolveApiToken } from "../modules/api-tokens/index.js";
 import type { DatabaseHandle } from "../platform/db/client.js";
 import { queryRows } from "../platform/db/sql.js";
-import { embeddedDbDir, openMainDatabase } from "../runtime/database.js";
+import { DataDirBusyError } from "../runtime/data-dir-lock.js";
+import { claimDataDir, embeddedDbDir, openMainDatabase } from "../runtime/database.js";
 import { listTenants, openTenantDatabase } from "../runtime/tenants.js";
 import { readLocalServer } from "./local-server-file.js";
 import { liveToken, localPrincipal, type Principal, principalOfActor } from "./principal.js";
@@ -82,27 +83,30 @@ async function serveDirect(config: ReturnType<typeof loadConfig>) {
     const principal = await principalFor(tenant.handle, config.mcpAuthToken);
     const db = async () => tenant.handle.db;
     const token = config.mcpAuthToken;
-    const server = createMcpServer({
-      db,
-      tenantId: tenant.tenantId,
-      principal,
-      log: stderrLog,
-      current: token ? liveToken(db, token) : undefined,
-    });
-    const transport = new StdioServerTransport();
+    // The opening message decides the era: server/discover (2026-07-28) or initialize (2025).
+    const connection = serveStdio(
+      () =>
+        createMcpServer({
+          db,
+          tenantId: tenant.tenantId,
+          principal,
+          log: stderrLog,
+          current: token ? liveToken(db, token) : undefined,
+        }),
+      { onerror: (err) => stderrLog.error({ err }, "MCP stdio error") },
+    );
     let closed = false;
     const shutdown = async () => {
       if (closed) return;
       closed = true;
-      await server.close().catch(() => undefined);
+      await connection.close().catch(() => undefined);
       await tenant.close().catch(() => undefined);
       process.exit(0);
     };
-    transport.onclose = () => void shutdown();
     process.stdin.on("end", () => void shutdown());
+    process.stdin.on("close", () => void shutdown());
     process.on("SIGINT", () => void shutdown());
     process.on("SIGTERM", () => void shutdown());
-    await server.connect(transport);
     stderrLog.info(
       `serving ${tenant.tenantId} from ${tenant.handle.location} (${principal.tokenId ? "API token" : "local, unrestricted"})`,
     );
@@ -144,6 +148,15 @@ export async function runMcpStdio(): Promise<void> {
       const host = config.baseDomain ? `${config.mcpTenant}.${config.baseDomain}` : undefined;
       await relayStdio({ server: running, host, token: config.mcpAuthToken, log: stderrLog });
       return;
+    }
+    // No server: this process opens the directory, so it holds the lock until it exits.
+    try {
+      claimDataDir(config, "mcp");
+    } catch (err) {
+      if (!(err instanceof DataDirBusyError)) throw err;
+      throw new StdioSetupError(
+        `${err.message}: only one process may open the embedded database. Start the server (npm start) so that every MCP client and CLI command goes through it.`,
+      );
     }
   }
   await serveDirect(config);

@@ -1,42 +1,126 @@
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { Readable } from "node:stream";
+import {
+  type AuthInfo,
+  createMcpHandler,
+  isLegacyRequest,
+  type McpHttpHandler,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Db } from "../platform/db/client.js";
 import type { TenantDirectory } from "../platform/db/tenancy.js";
-import { AppError, BadRequestError, ForbiddenError, UnauthorizedError } from "../platform/http/errors.js";
-import { bearerOf, hijack, MCP_ROUTE } from "./http.js";
-import { isLocalKey } from "./local-server-file.js";
+import { AppError, BadRequestError } from "../platform/http/errors.js";
+import { hijack, KEEP_ALIVE_MS, MCP_ROUTE } from "./http.js";
+import { assertLocalCaller } from "./local-server-file.js";
+import { mcpOpenApi } from "./openapi.js";
 import { localPrincipal, type Principal, principalOfActor } from "./principal.js";
-import { createMcpServer } from "./server.js";
+import { createMcpServer, type ErrorLog } from "./server.js";
+
+/** What the per-request server factory needs, carried through the SDK's pass-through authInfo. */
+interface Caller {
+  principal: Principal;
+  db: Db;
+  tenantId: string;
+  log: ErrorLog;
+}
+
+const serverFor = (authInfo: AuthInfo | undefined) => {
+  const caller = authInfo?.extra?.caller as Caller;
+  return createMcpServer({
+    db: async () => caller.db,
+    tenantId: caller.tenantId,
+    principal: caller.principal,
+    log: caller.log,
+  });
+};
+
+type Serve = (request: Request, authInfo: AuthInfo, parsedBody: unknown) => Promise<Response>;
 
 /**
- * Stateless Streamable HTTP: a fresh server and transport per POST, so any node answers any
- * request. No session is issued, so there is no GET stream and nothing to DELETE (405, as the
- * 2025-11-25 specification allows).
+ * One entry for both protocol eras, each request served by a fresh server (any node answers any
+ * request; no session, so GET and DELETE answer 405): 2026-07-28 requests (a `_meta` envelope,
+ * `server/discover`) by the SDK's handler, 2025-era requests (`initialize`) by the SDK's own
+ * classification routed to a stateless transport answering plain JSON, as this endpoint always did
+ * (the SDK's built-in stateless fallback would answer every 2025 request with an SSE stream).
  */
-async function serve(request: FastifyRequest, reply: FastifyReply, principal: Principal) {
+function mcpEntry(log: ErrorLog): { serve: Serve; close: () => Promise<void> } {
+  const modern: McpHttpHandler = createMcpHandler(({ authInfo }) => serverFor(authInfo), {
+    legacy: "reject",
+    keepAliveMs: KEEP_ALIVE_MS,
+    onerror: (err) => log.error({ err }, "MCP request rejected or failed"),
+  });
+  const legacy: Serve = async (request, authInfo, parsedBody) => {
+    const server = serverFor(authInfo);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, { authInfo, parsedBody });
+    } finally {
+      void transport.close();
+      void server.close();
+    }
+  };
+  return {
+    serve: async (request, authInfo, parsedBody) =>
+      (await isLegacyRequest(request, parsedBody))
+        ? legacy(request, authInfo, parsedBody)
+        : modern.fetch(request, { authInfo, parsedBody }),
+    close: () => modern.close(),
+  };
+}
+
+/** The Fastify request as the web-standard Request the SDK serves (the body is already parsed). */
+function webRequest(request: FastifyRequest, abort: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    for (const one of [value ?? []].flat()) headers.append(name, String(one));
+  }
+  const url = `${request.protocol}://${request.host}${request.url}`;
+  const body = request.method === "POST" ? JSON.stringify(request.body) : undefined;
+  return new Request(url, { method: request.method, headers, body, signal: abort });
+}
+
+async function serve(
+  entry: { serve: Serve },
+  request: FastifyRequest,
+  reply: FastifyReply,
+  principal: Principal,
+) {
   if (request.body === undefined) {
     throw new BadRequestError("The body must be a JSON-RPC message (or a batch of them)", [
       { path: "body", message: "is empty" },
     ]);
   }
-  const db = request.tenant.handle.db;
-  const server = createMcpServer({
-    db: async () => db,
-    tenantId: request.tenant.id,
+  const caller: Caller = {
     principal,
+    db: request.tenant.handle.db,
+    tenantId: request.tenant.id,
     log: request.log,
-  });
-  const transport = new StreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: true,
-  });
+  };
+  const abort = new AbortController();
   const raw = hijack(reply);
-  raw.on("close", () => {
-    void transport.close();
-    void server.close();
-  });
+  raw.on("close", () => abort.abort());
   try {
-    await server.connect(transport);
-    await transport.handleRequest(request.raw, raw, request.body);
+    const authInfo: AuthInfo = {
+      token: "",
+      clientId: principal.tokenId ?? "local",
+      scopes: [...principal.scopes],
+      extra: { caller },
+    };
+    const response = await entry.serve(webRequest(request, abort.signal), authInfo, request.body);
+    const headers: Record<string, string | string[]> = {};
+    response.headers.forEach((value, name) => {
+      headers[name] = name === "set-cookie" ? response.headers.getSetCookie() : value;
+    });
+    raw.writeHead(response.status, headers);
+    if (!response.body) {
+      raw.end();
+      return;
+    }
+    Readable.fromWeb(response.body as import("node:stream/web").ReadableStream).pipe(raw);
   } catch (err) {
     request.log.error({ err }, "MCP Streamable HTTP request failed");
     if (!raw.headersSent) raw.writeHead(500, { "content-type": "application/json" });
@@ -48,58 +132,41 @@ const methodNotAllowed = async () => {
   throw new AppError(
     405,
     "This MCP endpoint is stateless: send JSON-RPC with POST (no GET stream, no session)",
-    {
-      headers: { allow: "POST" },
-    },
+    { headers: { allow: "POST" } },
   );
 };
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
-
-/** The local relay key (npm run mcp next to a running server): from this machine only, never proxied. */
-function assertLocal(tenants: TenantDirectory) {
-  return async (request: FastifyRequest) => {
-    const proxied = ["x-forwarded-for", "forwarded", "x-real-ip"].some(
-      (h) => request.headers[h] !== undefined,
-    );
-    if (proxied || !LOOPBACK.test(request.socket.remoteAddress ?? "")) {
-      throw new ForbiddenError("Local MCP access is accepted only from this machine");
-    }
-    const key = bearerOf(request);
-    if (!key || !isLocalKey(tenants, key)) throw new UnauthorizedError("Invalid local MCP key");
-  };
-}
-
 export async function streamableRoutes(app: FastifyInstance, options: { tenants: TenantDirectory }) {
-  const tags = ["mcp"];
-  app.post(
-    "/",
-    {
-      config: MCP_ROUTE,
-      schema: { tags, summary: "MCP Streamable HTTP endpoint (stateless, JSON responses)" },
-    },
-    (request, reply) => serve(request, reply, principalOfActor(request.actor!)),
+  const handler = mcpEntry(app.log);
+  app.addHook("onClose", () => handler.close());
+  app.post("/", { config: MCP_ROUTE, schema: mcpOpenApi.post }, (request, reply) =>
+    serve(handler, request, reply, principalOfActor(request.actor!)),
   );
   for (const method of ["GET", "DELETE"] as const) {
     app.route({
       method,
       url: "/",
       config: MCP_ROUTE,
-      schema: { tags, summary: "Not offered by this stateless endpoint (405)" },
+      schema: method === "GET" ? mcpOpenApi.get : mcpOpenApi.delete,
       handler: methodNotAllowed,
     });
   }
 
   const local = { config: { auth: "public" as const }, schema: { hide: true } };
-  app.post("/local", { ...local, preHandler: assertLocal(options.tenants) }, (request, reply) =>
-    serve(request, reply, localPrincipal()),
+  app.post(
+    "/local",
+    {
+      ...local,
+      preHandler: assertLocalCaller(options.tenants, { access: "Local MCP access", key: "local MCP key" }),
+    },
+    (request, reply) => serve(handler, request, reply, localPrincipal()),
   );
   for (const method of ["GET", "DELETE"] as const) {
     app.route({
       method,
       url: "/local",
       ...local,
-      preHandler: assertLocal(options.tenants),
+      preHandler: assertLocalCaller(options.tenants, { access: "Local MCP access", key: "local MCP key" }),
       handler: methodNotAllowed,
     });
   }

@@ -100,6 +100,12 @@ export async function seedBooks(api: ApiCaller) {
 
 export type Books = Awaited<ReturnType<typeof seedBooks>>;
 
+/** Tools of scope mcp, which every MCP token sees besides those of its area rules (list_companies...). */
+export const ANY_TOKEN_TOOLS = ["list_companies", "list_fiscal_years"];
+
+/** The sorted names a token with these area tools lists when its user may read companies and years. */
+export const withAnyTokenTools = (names: string[]) => [...names, ...ANY_TOKEN_TOOLS].sort();
+
 const clientInfo = { name: "cuadra-test", version: "1.0.0" };
 
 export async function streamableClient(base: string, token: string, headers: Record<string, string> = {}) {

@@ -2,6 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/helpers/app.js";
+import { insertBudget, insertItem } from "../modules/projects/test-support.js";
 import { inReadOnlyTransaction, sqlState } from "../platform/db/sql.js";
 import {
   type Books,
@@ -20,9 +21,14 @@ let client: Client;
 let invoiceId: string;
 let purchaseInvoiceId: string;
 
+let budgetId: string;
+let certificationId: string;
+
 const TOOL_NAMES = [
   "get_account_balance",
+  "get_budget",
   "get_cash_flow",
+  "get_certification",
   "get_contact",
   "get_invoice",
   "get_product",
@@ -30,7 +36,11 @@ const TOOL_NAMES = [
   "get_vat_return",
   "list_accounts",
   "list_bank_movements",
+  "list_budgets",
+  "list_certifications",
+  "list_companies",
   "list_contacts",
+  "list_fiscal_years",
   "list_invoices",
   "list_journal_entries",
   "list_products",
@@ -56,6 +66,20 @@ beforeAll(async () => {
   purchaseInvoiceId = (
     await draft("/api/purchases/invoices", { supplier_id: books.supplier.id, supplier_number: "F-1" })
   ).json().id;
+  const budget = await insertBudget(t.db, { companyId: books.companyId });
+  const item = await insertItem(t.db, budget.id, { code: "01", quantity: "2", unitPrice: "10" });
+  budgetId = budget.id;
+  const certification = await t.as(t.adminToken, {
+    method: "POST",
+    url: "/api/v1/certifications",
+    payload: {
+      budget_id: budgetId,
+      period_start: "2026-03-01",
+      period_end: "2026-03-31",
+      lines: [{ budget_item_id: item.id, quantity_to_origin: "1" }],
+    },
+  });
+  certificationId = certification.json().id;
   const { token } = await createApiToken(t, ["mcp"]);
   client = await streamableClient(base, token);
 });
@@ -295,6 +319,12 @@ describe("no tool writes", () => {
       list_vat_book_entries: { book: "issued", company_id: books.companyId },
       get_cash_flow: { company_id: books.companyId },
       list_bank_movements: {},
+      list_budgets: {},
+      get_budget: { budget_id: budgetId },
+      list_certifications: {},
+      get_certification: { certification_id: certificationId },
+      list_companies: {},
+      list_fiscal_years: {},
     };
     expect(Object.keys(args).sort()).toEqual(tools.map((tool) => tool.name).sort());
     const before = await snapshotTables(t.db);
@@ -305,7 +335,7 @@ describe("no tool writes", () => {
       structured(await call(tool.name, args[tool.name]));
       expect(await snapshotTables(t.db), tool.name).toEqual(before);
     }
-  }, 120_000); // thirteen tools, each followed by a snapshot of every table
+  }, 120_000); // every tool, each followed by a snapshot of every table
 
   it("runs the tools in a read-only transaction: a write fails in the database itself", async () => {
     const write = inReadOnlyTransaction(t.db, (tx) =>

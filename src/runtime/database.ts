@@ -5,6 +5,8 @@ import type { Config } from "../config.js";
 import { bootstrapIdentity } from "../modules/identity/index.js";
 import { type DatabaseHandle, openDatabase } from "../platform/db/client.js";
 import { migrateDatabase } from "../platform/db/migrate.js";
+import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock.js";
+import { openEmbedded } from "./embedded-open.js";
 
 /** The embedded database lives in DATA_DIR/db. */
 export function embeddedDbDir(config: Pick<Config, "dataDir">): string {
@@ -23,8 +25,29 @@ export function resolveJwtSecret(config: Config): string {
   return secret;
 }
 
-export async function openMainDatabase(config: Config, onPoolError?: (err: Error) => void) {
-  return openDatabase({ url: config.databaseUrl, dataDir: embeddedDbDir(config), onPoolError });
+export interface OpenMainOptions {
+  onPoolError?: (err: Error) => void;
+  /** What the operator should know while opening (an embedded directory not closed cleanly). */
+  notice?: (line: string) => void;
+}
+
+const stderrNotice = (line: string) => process.stderr.write(`${line}\n`);
+
+/**
+ * PostgreSQL (DATABASE_URL), or the embedded database in DATA_DIR/db. Embedded: the caller holds
+ * the data directory's lock (claimDataDir).
+ */
+export async function openMainDatabase(config: Config, options: OpenMainOptions = {}) {
+  if (config.databaseUrl) return openDatabase({ url: config.databaseUrl, onPoolError: options.onPoolError });
+  return openEmbedded(embeddedDbDir(config), { notice: options.notice ?? stderrNotice });
+}
+
+/** Embedded mode: takes DATA_DIR's lock for this process (throws DataDirBusyError); null with PostgreSQL. */
+export function claimDataDir(
+  config: Pick<Config, "databaseUrl" | "dataDir">,
+  role: string,
+): DataDirLock | null {
+  return config.databaseUrl ? null : acquireDataDirLock(config.dataDir, role);
 }
 
 /** Migrations, then every module's idempotent bootstrap. */
@@ -37,10 +60,10 @@ export async function prepareDatabase(
   return bootstrapIdentity(handle.db, { adminEmail: config.adminEmail, adminPassword: config.adminPassword });
 }
 
-/** The generated admin password goes to the terminal once, never through the logger. */
-export function announceAdmin(result: Awaited<ReturnType<typeof prepareDatabase>>) {
-  if (!result.admin) return;
-  const lines = [
+/** What to tell whoever created the first administrator: its password, once, never through the logger. */
+export function adminLines(result: Awaited<ReturnType<typeof prepareDatabase>>): string[] {
+  if (!result.admin) return [];
+  return [
     "",
     "  First administrator created",
     `    e-mail:   ${result.admin.email}`,
@@ -49,5 +72,9 @@ export function announceAdmin(result: Awaited<ReturnType<typeof prepareDatabase>
       : "    password: the value of ADMIN_PASSWORD",
     "",
   ];
-  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+export function announceAdmin(result: Awaited<ReturnType<typeof prepareDatabase>>) {
+  const lines = adminLines(result);
+  if (lines.length) process.stdout.write(`${lines.join("\n")}\n`);
 }

@@ -7,6 +7,7 @@ import { multiTenant, TENANT_SLUG, type TenantRecord } from "../platform/db/mult
 import { tenants } from "../platform/db/tables.js";
 import { singleTenant, type TenantDirectory } from "../platform/db/tenancy.js";
 import { prepareDatabase } from "./database.js";
+import { openEmbedded } from "./embedded-open.js";
 
 /** PostgreSQL URL of a tenant: its own database_url, or cuadra_{slug} on the main server. */
 export function tenantDatabaseUrl(
@@ -22,7 +23,10 @@ export function tenantDatabaseUrl(
 
 export function openTenantDatabase(config: Config, record: TenantRecord): Promise<DatabaseHandle> {
   const url = tenantDatabaseUrl(config, record);
-  return openDatabase(url ? { url, poolSize: 5 } : { dataDir: join(config.dataDir, "tenants", record.slug) });
+  if (url) return openDatabase({ url, poolSize: 5 });
+  return openEmbedded(join(config.dataDir, "tenants", record.slug), {
+    notice: (line) => process.stderr.write(`${line}\n`),
+  });
 }
 
 /** Single tenant, or Host-based tenants when BASE_DOMAIN is set. */
@@ -99,6 +103,14 @@ export async function setTenantStatus(main: DatabaseHandle, slug: string, status
 }
 
 /** At start: every registered tenant's migrations (bootstrap is idempotent). */
-export async function migrateAllTenants(config: Config, main: DatabaseHandle) {
-  for (const record of await listTenants(main)) await prepareTenant(config, record);
+export async function migrateAllTenants(
+  config: Config,
+  main: DatabaseHandle,
+  onTenant: (slug: string, index: number, total: number) => void = () => {},
+) {
+  const records = await listTenants(main);
+  for (const [index, record] of records.entries()) {
+    onTenant(record.slug, index, records.length);
+    await prepareTenant(config, record);
+  }
 }

@@ -25,6 +25,7 @@ describe("npm run cli -- demo", () => {
     expect(first.sales).toEqual({ created: true, invoices: 200 });
     expect(first.purchases).toEqual({ created: true, invoices: 120 });
     expect(first.treasury).toEqual({ created: true, bankAccounts: 2, budgetLines: 6, payments: 27 });
+    expect(first.tax).toMatchObject({ created: true, settled: quartersOver() });
 
     const second = await loadDemo(t.db, TEST_ADMIN.email);
     expect(second.budget.created).toBe(false);
@@ -33,6 +34,7 @@ describe("npm run cli -- demo", () => {
     expect(second.sales).toEqual({ created: false, invoices: 0 });
     expect(second.purchases).toEqual({ created: false, invoices: 0 });
     expect(second.treasury).toEqual({ created: false, bankAccounts: 0, budgetLines: 0, payments: 0 });
+    expect(second.tax).toEqual({ created: false, returns: 0, settled: 0 });
 
     // VeriFactu is on: every issued sales invoice has its record, and the chain verifies.
     const issuedSales = Number(
@@ -54,11 +56,12 @@ describe("npm run cli -- demo", () => {
     expect(await count("companies")).toBe(1);
     expect(await count("contacts")).toBe(50);
     expect(await count("products")).toBe(100);
-    // 500 ledger entries, one per issued sales invoice (200), per approved supplier invoice (110) and
-    // per payment: 27 by the treasury demo, the rest by the bank statement's auto-match.
+    // 500 ledger entries, one per issued sales invoice (200), per approved supplier invoice (110), per
+    // payment (27 by the treasury demo, the rest by the bank statement's auto-match) and per VAT
+    // settlement (one per quarter over).
     const payments = await count("treasury_payments");
     expect(payments).toBeGreaterThan(27);
-    expect(await count("entries")).toBe(810 + payments);
+    expect(await count("entries")).toBe(810 + payments + quartersOver());
     const books = await queryOne<{ debit: string; credit: string }>(
       t.db,
       sql`select sum(debit)::text as debit, sum(credit)::text as credit from entry_lines`,
@@ -97,11 +100,12 @@ describe("npm run cli -- demo", () => {
     expect(keyB.length).toBeGreaterThanOrEqual(5);
     expect(keyA.length).toBeGreaterThanOrEqual(3);
     for (const p of parties) expect(Number(p.annual_amount), p.name).toBeGreaterThan(3005.06);
-    // The professional's invoice carries IRPF: the company reports it in modelo 190, not 347.
+    // The professional's invoice carries IRPF (so do the landlord's): the company reports it in modelo
+    // 190, not 347.
     const professional = await queryOne<{ contact_id: string }>(
       t.db,
       sql`select distinct d.contact_id from documents d join document_taxes x on x.document_id = d.id
-           where d.direction = 'purchase' and x.kind = 'irpf'`,
+           where d.direction = 'purchase' and x.kind = 'irpf' and d.contact_tax_id ~ '^[0-9]'`,
     );
     expect(professional).toBeDefined();
     expect(
@@ -126,8 +130,139 @@ describe("npm run cli -- demo", () => {
     expect(cash.buckets.some((b) => Number(b.outflows.forecast) >= 18500)).toBe(true);
     expect(cash.overdue.receivables_count).toBeGreaterThan(0);
     expect(await count("treasury_budgets")).toBe(6);
+
+    await expectTaxReturns(companyId, year);
   }, 400_000);
 });
+
+/** The quarters of the current year already over: the demo confirms, settles and presents their returns. */
+const quartersOver = () => Math.floor(new Date().getUTCMonth() / 3);
+/** <T3030...> (17) + AUX (311) + pages 01 (1581), 03 (1017) and DID (823) + </T3030...> (18). */
+const FILE_303_LENGTH = 17 + 311 + 1581 + 1017 + 823 + 18;
+
+const get = (url: string) => t.as(t.adminToken, { method: "GET", url });
+const cents = (amount: string | null | undefined) => Math.round(Number(amount ?? "0") * 100);
+
+async function expectTaxReturns(companyId: string, year: number) {
+  const res = await get(`/api/tax/returns?company_id=${companyId}&year=${year}&limit=100`);
+  expect(res.statusCode, res.body).toBe(200);
+  const all = res.json().data as TaxReturn[];
+  const of = (model: string) =>
+    all.filter((r) => r.model === model).sort((a, b) => a.period.localeCompare(b.period));
+
+  // A 303 per quarter begun: those over presented with their settlement entry and file, the current one a draft.
+  const q303 = of("303");
+  expect(q303.map((r) => r.period)).toEqual(["1T", "2T", "3T", "4T"].slice(0, quartersOver() + 1));
+  for (const [i, r] of q303.entries()) {
+    const over = i < quartersOver();
+    expect(r.estado, r.period).toBe(over ? "presentada" : "borrador");
+    const file = await get(`/api/tax/returns/${r.id}/file`);
+    expect(file.statusCode, r.period).toBe(over ? 200 : 409);
+    if (!over) {
+      expect(r.entry_id).toBeNull();
+      continue;
+    }
+    const text = file.rawPayload.toString("latin1");
+    expect(text).toHaveLength(FILE_303_LENGTH);
+    expect(text.startsWith(`<T3030${year}${r.period}0000>`)).toBe(true);
+    // Every invoice's entry holds what its taxes say; the only differences `check` finds are the
+    // ledger demo's hand-made invoice entries on 477/472, which no invoice explains.
+    const check = (await get(`/api/tax/returns/${r.id}/check`)).json() as Check;
+    expect(check.differences.length, r.period).toBeGreaterThan(0);
+    for (const d of check.differences) {
+      expect(d.document_id).toBeNull();
+      expect(d.concept).toMatch(/^Factura (emitida|recibida) F?R?2026-\d{4}$/);
+    }
+    const ledger = (account: string) => cents(check.totals.find((x) => x.account === account)?.ledger);
+    const handMade = check.differences.reduce(
+      (acc, d) => acc + (d.account === "477" ? cents(d.posted) : -cents(d.posted)),
+      0,
+    );
+    expect(ledger("477") - ledger("472") - handMade, r.period).toBe(cents(r.boxes["46"]));
+    // The settlement entry: the ledger's 477 and 472 reversed, the net to 4750 (to pay) or 4700.
+    const entry = (await get(`/api/accounting/entries/${r.entry_id}`)).json() as {
+      lines: { subaccount_code: string; debit: string; credit: string }[];
+    };
+    const counterpart = entry.lines.filter((l) => /^47[05]0/.test(l.subaccount_code));
+    const net = counterpart.reduce((acc, l) => acc + cents(l.credit) - cents(l.debit), 0);
+    expect(net, r.period).toBe(ledger("477") - ledger("472"));
+    expect(counterpart[0].subaccount_code.slice(0, 4)).toBe(r.declaration_type === "I" ? "4750" : "4700");
+  }
+  // The mini excavator bought in January (capital goods, box 30) leaves the first quarter to compensate...
+  const behind30 = (await get(`/api/tax/returns/${q303[0].id}/boxes/30`)).json() as {
+    invoices: { amount: string }[];
+  };
+  expect(behind30.invoices.map((x) => x.amount)).toEqual([q303[0].boxes["30"]]);
+  expect(cents(q303[0].boxes["30"])).toBeGreaterThan(0);
+  expect(cents(q303[0].result)).toBeLessThan(0);
+  expect(q303[0].declaration_type).toBe("C");
+  if (q303.length > 1) {
+    // ...carried into the second, which applies it.
+    expect(cents(q303[1].boxes["110"])).toBe(-cents(q303[0].result));
+    expect(cents(q303[1].boxes["78"])).toBeGreaterThan(0);
+  }
+  // With a whole quarter after it, something is left to pay.
+  if (quartersOver() >= 2)
+    expect(q303.some((r) => cents(r.result) > 0 && r.declaration_type === "I")).toBe(true);
+
+  // The professional's invoice (3,500 at 15 %) in a 111; the office rent (2,400 at 19 %) in the 115s.
+  const m111 = of("111");
+  expect(m111).toHaveLength(1);
+  expect(m111[0].boxes).toMatchObject({ "07": "1", "08": "3500.00", "09": "525.00", "28": "525.00" });
+  const m115 = of("115");
+  expect(m115.length).toBeGreaterThan(0);
+  for (const r of m115) {
+    expect(r.boxes["01"]).toBe("1");
+    expect(cents(r.boxes["03"]) % 45600).toBe(0);
+  }
+  // The German supplier's goods: intra-EU acquisitions (key A) in the 349s.
+  const m349 = of("349");
+  expect(m349.length).toBeGreaterThan(0);
+  for (const r of m349) expect(r.records.map((x) => [x.key, x.country])).toEqual([["A", "DE"]]);
+  for (const r of [...m111, ...m115, ...m349].filter((x) => x.estado === "presentada"))
+    expect((await get(`/api/tax/returns/${r.id}/file`)).statusCode, `${r.model} ${r.period}`).toBe(200);
+
+  // The 390 adds up the quarters' 303s, and its result is what they paid and left to compensate.
+  const [m390] = of("390");
+  const total = (box: string) => q303.reduce((acc, r) => acc + cents(r.boxes[box]), 0);
+  for (const [box390, box303] of [
+    ["01", "01"],
+    ["03", "04"],
+    ["05", "07"],
+    ["06", "09"],
+    ["47", "27"],
+    ["196", "30"],
+    ["64", "45"],
+    ["65", "46"],
+  ])
+    expect(cents(m390.boxes[box390]), `390 ${box390}`).toBe(total(box303));
+  // The year's result is what the 303s paid less what the last one leaves to compensate: its
+  // result (97, 98) and the earlier compensation still pending (87).
+  if (quartersOver() === 3)
+    expect(cents(m390.boxes["86"])).toBe(
+      cents(m390.boxes["95"]) -
+        cents(m390.boxes["97"]) -
+        cents(m390.boxes["98"]) -
+        cents(q303[3].boxes["87"]),
+    );
+}
+
+interface Check {
+  totals: { account: string; ledger: string }[];
+  differences: { account: string; document_id: string | null; concept: string | null; posted: string }[];
+}
+
+interface TaxReturn {
+  id: string;
+  records: { key: string; country: string }[];
+  model: string;
+  period: string;
+  estado: string;
+  result: string | null;
+  declaration_type: string | null;
+  entry_id: string | null;
+  boxes: Record<string, string>;
+}
 
 const KINDS = ["estimates", "orders", "delivery-notes", "invoices"] as const;
 

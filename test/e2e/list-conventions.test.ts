@@ -4,7 +4,8 @@ import { createTestApp, type TestApp } from "../helpers/app.js";
 
 /**
  * Every list route of /api (a GET whose query takes `limit`) follows one convention:
- * {data, total, skip, limit}, skip default 0, limit default 50, maximum 10000.
+ * {data, total, skip, limit}, skip default 0, limit default 50, maximum 10000; a bounded list
+ * (total exact up to 10,000 rows) adds total_is_estimate.
  * Routes are discovered from the OpenAPI document, so a new module can't drift.
  */
 let t: TestApp;
@@ -15,6 +16,7 @@ interface Param {
 }
 interface Schema {
   properties?: Record<string, unknown>;
+  required?: string[];
   anyOf?: Schema[];
 }
 
@@ -23,6 +25,30 @@ interface Operation {
   responses: Record<string, { content?: Record<string, { schema?: Schema }> }>;
 }
 let lists: { path: string; op: Operation }[] = [];
+
+/** The page schema of a list (a list that also exports files declares the page as its first form). */
+function pageSchema(op: Operation): Schema | undefined {
+  const declared = op.responses["200"]?.content?.["application/json"]?.schema;
+  return declared?.anyOf?.[0] ?? declared;
+}
+const queryNames = (op: Operation) =>
+  (op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name);
+
+/** Lists that count exactly up to 10,000 rows and page by keyset (issue 21, ADR 014). */
+const BOUNDED_LISTS = [
+  "/api/accounting/entries",
+  "/api/sales/estimates",
+  "/api/sales/orders",
+  "/api/sales/delivery-notes",
+  "/api/sales/invoices",
+  "/api/purchases/estimates",
+  "/api/purchases/orders",
+  "/api/purchases/delivery-notes",
+  "/api/purchases/invoices",
+  "/api/treasury/customer-receipts",
+  "/api/treasury/supplier-payments",
+  "/api/bank-reconciliation/movements",
+];
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -44,12 +70,10 @@ describe("/api list conventions", () => {
 
   it("declares skip, limit, and the {data, total, skip, limit} envelope on every list route", () => {
     for (const { path, op } of lists) {
-      const names = (op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name);
-      expect(names, path).toEqual(expect.arrayContaining(["skip", "limit"]));
-      const declared = op.responses["200"]?.content?.["application/json"]?.schema;
-      // A list that also exports files (the VAT books' csv/xlsx) declares the page as its first form.
-      const schema = declared?.anyOf?.[0] ?? declared;
-      expect(Object.keys(schema?.properties ?? {}).sort(), path).toEqual(["data", "limit", "skip", "total"]);
+      expect(queryNames(op), path).toEqual(expect.arrayContaining(["skip", "limit"]));
+      const schema = pageSchema(op);
+      const keys = Object.keys(schema?.properties ?? {}).filter((k) => k !== "total_is_estimate");
+      expect(keys.sort(), path).toEqual(["data", "limit", "skip", "total"]);
     }
   });
 
@@ -74,6 +98,27 @@ describe("/api list conventions", () => {
       const max = await t.as(t.adminToken, { method: "GET", url: `${path}?limit=10000&skip=5` });
       expect(max.statusCode, path).toBe(200);
       expect(max.json(), path).toMatchObject({ skip: 5, limit: 10000 });
+    }
+  });
+
+  it("bounded lists declare total_is_estimate and after=, answer the flag and refuse a cursor of no row", async () => {
+    const bounded = lists.filter(({ op }) => pageSchema(op)?.properties?.total_is_estimate);
+    expect(bounded.map((l) => l.path).sort()).toEqual(expect.arrayContaining([...BOUNDED_LISTS].sort()));
+    for (const { path, op } of bounded) {
+      expect(pageSchema(op)?.required, path).toEqual(expect.arrayContaining(["total", "total_is_estimate"]));
+      expect(queryNames(op), path).toContain("after");
+    }
+    for (const { path, op } of lists.filter((l) => queryNames(l.op).includes("after"))) {
+      expect(pageSchema(op)?.properties, path).toHaveProperty("total_is_estimate");
+      if (path.includes("{") || (op.parameters ?? []).some((p) => p.in === "query" && p.required)) continue;
+      const page = await t.as(t.adminToken, { method: "GET", url: path });
+      expect(page.json(), path).toMatchObject({ total: 0, total_is_estimate: false });
+      const nowhere = await t.as(t.adminToken, {
+        method: "GET",
+        url: `${path}?after=00000000-0000-7000-8000-000000000000`,
+      });
+      expect(nowhere.statusCode, path).toBe(400);
+      expect(nowhere.json().errors, path).toEqual([expect.objectContaining({ path: "after" })]);
     }
   });
 });

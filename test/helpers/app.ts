@@ -43,7 +43,7 @@ let counter = 0;
 
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { fileStorage?: FileStorage } = {},
+  options: { fileStorage?: FileStorage; webRoot?: string | null } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "info", JWT_SECRET: TEST_JWT_SECRET, ...env });
@@ -59,6 +59,7 @@ export async function createTestApp(
     tenants: singleTenant(database.handle),
     logStream,
     fileStorage: options.fileStorage,
+    webRoot: options.webRoot,
   });
   await app.ready();
   const db = database.handle.db;

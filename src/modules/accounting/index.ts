@@ -36,6 +36,13 @@ export {
   subaccountLengthOf,
 } from "./entries/source-entries.js";
 export {
+  type ContactSubaccountRequest,
+  contactSubaccountCodes,
+  postSourceEntries,
+  type SourceEntryOutcome,
+} from "./entries/source-entries-batch.js";
+export { fiscalYearOut, toFiscalYearOut } from "./fiscal-years/schemas.js";
+export {
   createFiscalYear,
   getFiscalYear,
   getFiscalYearByCode,
@@ -44,3 +51,4 @@ export {
 } from "./fiscal-years/service.js";
 export { createJournal, DEFAULT_JOURNAL, getJournal, listJournals } from "./journals/service.js";
 export { accountingRoutes } from "./routes.js";
+export { FISCAL_YEAR_STATES } from "./tables.js";

@@ -23,6 +23,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "agents:leer" },
       schema: {
         tags,
+        operationId: "listAgents",
         summary: "List sales agents",
         querystring: agentListQuery,
         response: { 200: agentPage },
@@ -47,6 +48,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "agents:leer" },
       schema: {
         tags,
+        operationId: "getAgent",
         summary: "Sales agent detail",
         params: idParams,
         response: { 200: agentOut, ...errorResponses(404) },
@@ -61,6 +63,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "agents:crear" },
       schema: {
         tags,
+        operationId: "createAgent",
         summary: "Create a sales agent",
         body: agentCreateBody,
         response: { 201: agentOut, ...errorResponses(404, 409) },
@@ -78,6 +81,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "agents:editar" },
       schema: {
         tags,
+        operationId: "updateAgent",
         summary: "Update a sales agent",
         params: idParams,
         body: agentUpdateBody,
@@ -94,6 +98,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "agents:eliminar" },
       schema: {
         tags,
+        operationId: "deactivateAgent",
         summary: "Deactivate a sales agent (it stays on the contacts that reference it)",
         params: idParams,
         response: { ...noContent, ...errorResponses(404) },

@@ -21,6 +21,7 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "api_tokens:crear" },
       schema: {
         tags,
+        operationId: "createApiToken",
         summary: "Create an API token (the secret is returned once)",
         body: tokenCreateBody,
         response: { 201: tokenCreatedOut, ...errorResponses(404) },
@@ -40,6 +41,7 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "api_tokens:leer" },
       schema: {
         tags,
+        operationId: "listApiTokens",
         summary: "List API tokens (never their secret)",
         querystring: tokenListQuery,
         response: { 200: tokenPage },
@@ -61,6 +63,7 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "api_tokens:eliminar" },
       schema: {
         tags,
+        operationId: "deactivateApiToken",
         summary: "Deactivate an API token",
         params: idParams,
         response: { ...noContent, ...errorResponses(404) },

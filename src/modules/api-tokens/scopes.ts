@@ -23,9 +23,14 @@ export const canUseRest = (scopes: readonly string[]) =>
 export const hasAnyMcpScope = (scopes: readonly string[]) =>
   scopes.some((s) => s === MCP_SCOPE || s === WILDCARD_SCOPE || s.startsWith("mcp:"));
 
-/** May a token with these rules call an MCP tool needing `toolScope` (e.g. "mcp:contacts")? */
+/**
+ * May a token with these rules call an MCP tool needing `toolScope` (e.g. "mcp:contacts")? A tool
+ * needing plain "mcp" (list_companies, list_fiscal_years) is open to any MCP rule.
+ */
 export const canUseMcpTool = (scopes: readonly string[], toolScope: string) =>
-  scopes.includes(MCP_SCOPE) || scopes.includes(WILDCARD_SCOPE) || scopes.includes(toolScope);
+  toolScope === MCP_SCOPE
+    ? hasAnyMcpScope(scopes)
+    : scopes.includes(MCP_SCOPE) || scopes.includes(WILDCARD_SCOPE) || scopes.includes(toolScope);
 
 /** Does a token holding `held` hold `scope` too (so it may give it to a token it creates)? */
 export const coversScope = (held: readonly string[], scope: string) =>

@@ -63,6 +63,20 @@ const PAYMENT_TERMS = [30, 60, 0, 45, 90];
 const RECARGO_EQUIVALENCIA = new Set([2, 6, 38]);
 /** A supplier who is a professional (a technical architect): a person whose invoices carry IRPF. */
 const DEMO_PROFESSIONAL = 43;
+/** A machinery supplier in Germany: its sales to the company are intra-EU acquisitions (modelo 349). */
+const EU_SUPPLIER = 44;
+const EU_SUPPLIER_FIELDS = {
+  name: "Baumaschinen Rhein",
+  legalName: "Baumaschinen Rhein GmbH",
+  taxId: "DE811907980",
+  address: "Industriestraße 12",
+  city: "Köln",
+  province: "Nordrhein-Westfalen",
+  postalCode: "50829",
+  country: "DE",
+  phone: "+49 221 5550123",
+  email: "ventas@baumaschinen-rhein.example.com",
+} as const;
 /** Customers who pay only on given days of the month. */
 const PAYMENT_DAYS: Record<number, number[]> = { 4: [5, 20], 9: [25] };
 
@@ -92,7 +106,7 @@ function contactType(i: number): NewContact["contactType"] {
 
 /**
  * Fifty contacts of the demo company: 30 customers (a quarter of them private persons), 15 suppliers
- * (one a professional) and 5 that are both, three of them retailers under recargo de equivalencia,
+ * (one a professional, one in Germany) and 5 that are both, three of them retailers under recargo de equivalencia,
  * with unique, valid tax ids. Deterministic, so every demo looks the same.
  */
 export function demoContacts(agentIds: string[]): NewContact[] {
@@ -122,6 +136,7 @@ export function demoContacts(agentIds: string[]): NewContact[] {
       ...(RECARGO_EQUIVALENCIA.has(i) ? { taxRegime: "recargo_equivalencia" as const } : {}),
       ...(PAYMENT_DAYS[i] ? { paymentDays: PAYMENT_DAYS[i] } : {}),
       agentId: type !== "supplier" && i % 3 !== 0 ? agentIds[i % agentIds.length] : null,
+      ...(i === EU_SUPPLIER ? EU_SUPPLIER_FIELDS : {}),
     };
   });
 }

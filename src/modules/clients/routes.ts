@@ -24,6 +24,7 @@ export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "clients:leer" },
       schema: {
         tags,
+        operationId: "listContacts",
         summary: "List contacts (customers and suppliers)",
         description: "Search matches the code, name, legal name, tax ID and e-mail.",
         querystring: contactListQuery,
@@ -50,6 +51,7 @@ export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "clients:leer" },
       schema: {
         tags,
+        operationId: "getContact",
         summary: "Contact detail",
         params: idParams,
         response: { 200: contactOut, ...errorResponses(404) },
@@ -64,6 +66,7 @@ export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "clients:crear" },
       schema: {
         tags,
+        operationId: "createContact",
         summary: "Create a contact",
         description:
           "Customers get a 430 subaccount and suppliers a 400 subaccount in every open fiscal year of the company.",
@@ -83,6 +86,7 @@ export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "clients:editar" },
       schema: {
         tags,
+        operationId: "updateContact",
         summary: "Update a contact",
         params: idParams,
         body: contactUpdateBody,
@@ -101,6 +105,7 @@ export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "clients:eliminar" },
       schema: {
         tags,
+        operationId: "deactivateContact",
         summary: "Deactivate a contact (its documents and subaccounts stay)",
         params: idParams,
         response: { ...noContent, ...errorResponses(404) },

@@ -23,6 +23,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "companies:leer" },
       schema: {
         tags,
+        operationId: "listCompanies",
         summary: "List companies",
         querystring: companyListQuery,
         response: { 200: companyPage },
@@ -45,6 +46,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "companies:leer" },
       schema: {
         tags,
+        operationId: "getCompany",
         summary: "Company detail",
         params: idParams,
         response: { 200: companyOut, ...errorResponses(404) },
@@ -58,6 +60,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "companies:crear" },
       schema: {
         tags,
+        operationId: "createCompany",
         summary: "Create a company",
         body: companyCreateBody,
         response: { 201: companyOut, ...errorResponses(409) },
@@ -74,6 +77,7 @@ export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "companies:editar" },
       schema: {
         tags,
+        operationId: "updateCompany",
         summary: "Update a company",
         params: idParams,
         body: companyUpdateBody,

@@ -65,6 +65,11 @@ export async function resolveCompanyForWrite(ctx: AuthedCtx, requested?: string 
   );
 }
 
+/** Whether the tenant has any active company (a tenant may use /api/v1 without ever creating one). */
+export async function hasActiveCompany(db: Db): Promise<boolean> {
+  return (await repo.activeCompanyIds(db, 1)).length > 0;
+}
+
 /** For other modules that reference a company (e.g. a user restricted to one). */
 export async function companyExists(db: Db, id: string): Promise<boolean> {
   return Boolean(await repo.findCompany(db, id));

@@ -23,14 +23,18 @@ export {
   type AgingRow,
   addDue,
   addDuePayment,
+  addDuePayments,
   agingByContact,
   changeDueDate,
+  type DueForMatching,
   type DueListFilters,
   type DueStatusFilter,
   type DueView,
   getDue,
+  getDues,
   listDues,
   openDueSumsByDate,
+  openDuesForMatching,
   splitDue,
 } from "./dues/service.js";
 export { type ConversionInput, convertDocuments } from "./engine/conversion.js";

@@ -396,6 +396,8 @@ export const documentDues = pgTable(
   (t) => [
     uniqueIndex("document_dues_document_sequence_key").on(t.documentId, t.sequence),
     index("document_dues_open_idx").on(t.companyId, t.direction, t.estado, t.dueDate),
+    // The treasury lists' order, so a page (and an after= cursor) reads the index, not a sort.
+    index("document_dues_list_idx").on(t.companyId, t.direction, t.dueDate, t.code, t.id),
     index("document_dues_contact_idx").on(t.contactId),
     check("document_dues_estado_known", inList("estado", DUE_STATES)),
   ],

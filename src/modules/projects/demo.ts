@@ -17,6 +17,7 @@ import {
 import {
   activities,
   activityItems,
+  budgetConcepts,
   budgetItemMeasurements,
   budgetItems,
   budgetStatusHistory,
@@ -27,6 +28,16 @@ import {
 } from "./tables.js";
 
 type ItemRow = typeof budgetItems.$inferInsert & { id: string; quantity: string; amount: string };
+
+const conceptOf = (row: ItemRow): typeof budgetConcepts.$inferInsert => ({
+  id: row.conceptId,
+  budgetId: row.budgetId,
+  kind: row.kind,
+  code: row.code,
+  unit: row.unit,
+  summary: row.summary,
+  unitPrice: row.unitPrice,
+});
 type MeasurementRow = typeof budgetItemMeasurements.$inferInsert;
 
 /** A valid-looking CIF (B + 7 digits + control digit), the same for the same supplier. */
@@ -67,6 +78,7 @@ function buildTree(budgetId: string) {
     chapters.push({
       id: chapterId,
       budgetId,
+      conceptId: chapterId,
       kind: "chapter",
       code,
       position: c,
@@ -84,6 +96,7 @@ function buildTree(budgetId: string) {
         return {
           id,
           budgetId,
+          conceptId: id,
           parentId: chapterId,
           kind: "item",
           code: itemCode,
@@ -231,7 +244,7 @@ function buildCosts(
  */
 export async function loadProjectsDemo(
   db: Db,
-  opts: { userId: string | null },
+  opts: { userId: string | null; companyId?: string | null },
 ): Promise<{ created: boolean; budgetId: string }> {
   return inTransaction(db, async (tx) => {
     const [existing] = await tx
@@ -246,6 +259,7 @@ export async function loadProjectsDemo(
     await tx.insert(budgets).values({
       ...DEMO_BUDGET,
       id: budgetId,
+      companyId: opts.companyId ?? null,
       clientTaxId: supplierCif(client),
       estado: "en_ejecucion",
       createdBy: opts.userId,
@@ -256,6 +270,8 @@ export async function loadProjectsDemo(
     ]);
 
     const { chapters, items, measurementRows } = buildTree(budgetId);
+    // Each demo node places a concept of its own (same id): no code is placed twice.
+    await tx.insert(budgetConcepts).values([...chapters, ...items.flat()].map(conceptOf));
     await tx.insert(budgetItems).values(chapters);
     await tx.insert(budgetItems).values(items.flat());
     await tx.insert(budgetItemMeasurements).values(measurementRows);

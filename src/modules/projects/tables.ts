@@ -5,6 +5,7 @@ import {
   date,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   primaryKey,
@@ -22,6 +23,7 @@ import {
   unitPriceColumn,
   updatedAt,
 } from "../../platform/db/columns.js";
+import { companies } from "../companies/tables.js";
 import { users } from "../identity/tables.js";
 
 /** Project cost management (/api/v1): one budget per project, its item tree, activities, certifications, costs. */
@@ -40,6 +42,20 @@ export type ItemKind = (typeof ITEM_KINDS)[number];
 export type DecompositionType = (typeof DECOMPOSITION_TYPES)[number];
 export type CostCategory = (typeof COST_CATEGORIES)[number];
 
+/** Decimals a BC3 file declared in its ~K record; a missing key means the FIEBDC-3 default. */
+export interface BudgetDecimals {
+  /** DS: total measurement of a placement. */
+  quantity?: number;
+  /** DR / DRS: yields and factors in a decomposition. */
+  yield?: number;
+  /** DI: each yield x price line and the sums percentages apply to. */
+  line?: number;
+  /** DC / DUO: the unit price of an item (direct cost + CI). */
+  price?: number;
+  /** DM / DC (2007+): quantity x price of a placement and the chapter totals. */
+  amount?: number;
+}
+
 const inList = (column: string, values: readonly string[]) =>
   sql.raw(`${column} in (${values.map((v) => `'${v}'`).join(", ")})`);
 
@@ -47,6 +63,8 @@ export const budgets = pgTable(
   "budgets",
   {
     id: idColumn(),
+    /** The company the budget belongs to; null (no company in the tenant yet) = unrestricted callers only. */
+    companyId: uuid("company_id").references(() => companies.id),
     code: text("code").notNull(),
     name: text("name").notNull(),
     clientName: text("client_name").notNull().default(""),
@@ -60,12 +78,17 @@ export const budgets = pgTable(
     discountPct: percentColumn("discount_pct").notNull().default("0"),
     vatPct: percentColumn("vat_pct").notNull().default("21"),
     retentionPct: percentColumn("retention_pct").notNull().default("5"),
+    /** FIEBDC-3 CI: indirect costs applied to the unit prices of the items (unidades de obra). */
+    indirectCostsPct: percentColumn("indirect_costs_pct").notNull().default("0"),
+    /** Rounding decimals from a BC3 ~K record (quantity, unit price, amount...); {} = the defaults. */
+    decimals: jsonb("decimals").$type<BudgetDecimals>().notNull().default({}),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex("budgets_code_key").on(t.code),
+    index("budgets_company_id_idx").on(t.companyId),
     check("budgets_estado_check", inList("estado", BUDGET_STATES)),
   ],
 );
@@ -85,7 +108,39 @@ export const budgetStatusHistory = pgTable(
   (t) => [index("budget_status_history_budget_idx").on(t.budgetId, t.createdAt)],
 );
 
-/** The budget tree: chapters (kind=chapter) hold chapters and items; an item's amount = quantity x unit_price. */
+/**
+ * What a budget's tree places: one row per code (FIEBDC-3 ~C). Its unit, texts, price and
+ * decomposition are shared by every placement (budget_items) of the code.
+ */
+export const budgetConcepts = pgTable(
+  "budget_concepts",
+  {
+    id: idColumn(),
+    budgetId: uuid("budget_id")
+      .notNull()
+      .references(() => budgets.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ITEM_KINDS }).notNull(),
+    code: text("code").notNull(),
+    unit: text("unit").notNull().default(""),
+    summary: text("summary").notNull().default(""),
+    longText: text("long_text").notNull().default(""),
+    unitPrice: unitPriceColumn("unit_price").notNull().default("0"),
+    type: text("type", { enum: DECOMPOSITION_TYPES }).notNull().default("other"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("budget_concepts_budget_code_key").on(t.budgetId, t.code),
+    check("budget_concepts_kind_check", inList("kind", ITEM_KINDS)),
+    check("budget_concepts_type_check", inList("type", DECOMPOSITION_TYPES)),
+  ],
+);
+
+/**
+ * The budget tree: placements of concepts. Chapters (kind=chapter) hold chapters and items; an item's
+ * amount = quantity x unit_price. code, unit, summary, long_text and unit_price are copies of the
+ * concept's, rewritten on every placement whenever the concept changes (see ADR 015).
+ */
 export const budgetItems = pgTable(
   "budget_items",
   {
@@ -94,6 +149,9 @@ export const budgetItems = pgTable(
       .notNull()
       .references(() => budgets.id, { onDelete: "cascade" }),
     parentId: uuid("parent_id").references((): AnyPgColumn => budgetItems.id, { onDelete: "cascade" }),
+    conceptId: uuid("concept_id")
+      .notNull()
+      .references(() => budgetConcepts.id, { onDelete: "cascade" }),
     kind: text("kind", { enum: ITEM_KINDS }).notNull(),
     code: text("code").notNull(),
     position: integer("position").notNull().default(0),
@@ -108,7 +166,7 @@ export const budgetItems = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex("budget_items_budget_code_key").on(t.budgetId, t.code),
+    index("budget_items_concept_idx").on(t.conceptId),
     index("budget_items_parent_idx").on(t.budgetId, t.parentId, t.position),
     check("budget_items_kind_check", inList("kind", ITEM_KINDS)),
   ],
@@ -131,13 +189,14 @@ export const budgetItemMeasurements = pgTable(
   (t) => [index("budget_item_measurements_item_idx").on(t.itemId, t.position)],
 );
 
+/** A concept's components; a code with "%" is a percentage of the preceding lines (yield per one). */
 export const budgetItemDecomposition = pgTable(
   "budget_item_decomposition",
   {
     id: idColumn(),
-    itemId: uuid("item_id")
+    conceptId: uuid("concept_id")
       .notNull()
-      .references(() => budgetItems.id, { onDelete: "cascade" }),
+      .references(() => budgetConcepts.id, { onDelete: "cascade" }),
     position: integer("position").notNull(),
     type: text("type", { enum: DECOMPOSITION_TYPES }).notNull(),
     code: text("code").notNull(),
@@ -147,7 +206,7 @@ export const budgetItemDecomposition = pgTable(
     price: unitPriceColumn("price").notNull().default("0"),
   },
   (t) => [
-    index("budget_item_decomposition_item_idx").on(t.itemId, t.position),
+    index("budget_item_decomposition_concept_idx").on(t.conceptId, t.position),
     check("budget_item_decomposition_type_check", inList("type", DECOMPOSITION_TYPES)),
   ],
 );

@@ -21,6 +21,12 @@ const APPROVED = 110;
 const REJECTED = 117;
 /** Where in the year the professional's invoice (with IRPF) falls. */
 const PROFESSIONAL_AT = 60;
+/** Early in the year: the mini excavator (capital goods), which leaves the first quarter's VAT to compensate. */
+const MACHINE_AT = 2;
+/** The office's landlord (by position among the suppliers that are companies): a monthly invoice with the rent withholding. */
+const LANDLORD = 1;
+/** The supplier from another EU member state: intra-EU acquisitions (self-assessed VAT, modelo 349). */
+const isEuSupplier = (c: ContactRow) => c.country !== "ES";
 
 /** Services bought without a product: [description, PGC account, price]. */
 const SERVICES: [string, string, string][] = [
@@ -48,6 +54,9 @@ function productLines(products: Product[], seed: number, count: number, target: 
   });
 }
 
+const daysSince = (start: string, end: string) =>
+  Math.max(0, Math.round((Date.parse(end) - Date.parse(start)) / 86_400_000));
+
 function spread(year: number, end: string, i: number, n: number): string {
   const start = `${year}-01-01`;
   const span = Math.max(0, Math.round((Date.parse(end) - Date.parse(start)) / 86_400_000));
@@ -58,11 +67,38 @@ function spread(year: number, end: string, i: number, n: number): string {
 const isPerson = (c: ContactRow) => /^\d/.test(c.taxId ?? "");
 
 /**
+ * The mini excavator, priced so that its VAT exceeds the first quarter's net VAT by about a fifth:
+ * the demo's invoices are spread from 1 January to today, so the fewer the days, the more of them
+ * fall in the first quarter (9,300,000 / 327 days gives 28,400 EUR).
+ */
+function machine(daysOfYear: number): LineInput {
+  const price = Math.round(9_300_000 / Math.max(daysOfYear, 90) / 100) * 100;
+  return {
+    description: "Miniexcavadora de cadenas 3,5 t con martillo hidráulico (bien de inversión)",
+    quantity: "1",
+    unitPrice: `${price}.00`,
+    taxCode: "IVA21BI",
+    accountCode: "213",
+  };
+}
+
+const officeRent = (month: number, year: number): LineInput => ({
+  description: `Alquiler de oficinas, Calle Mayor 14, 2.º: ${new Date(Date.UTC(year, month, 1)).toLocaleString("es-ES", { month: "long", timeZone: "UTC" })} de ${year}`,
+  quantity: "1",
+  unitPrice: "2400.00",
+  taxCode: "IVA21",
+  irpfCode: "IRPF19A",
+  accountCode: "621",
+});
+
+/**
  * The demo company's purchases through the documents engine: 2 estimates (one became an order), 3
  * orders, 3 delivery notes (one partly serving an order, one turned into a supplier invoice) and 120
  * supplier invoices over the current year — most approved (registration number, entry, payments
  * due), the last ones pending, one rejected, one from a professional with 15 % IRPF (left out of
- * modelo 347) and some from a retailer under recargo de equivalencia. Loaded after the sales demo
+ * modelo 347), some from a retailer under recargo de equivalencia, the office rent every month with
+ * the 19 % rent withholding (modelo 115), a mini excavator bought in January (capital goods: the
+ * first quarter's VAT is to compensate) and intra-EU acquisitions from a German supplier (349). Loaded after the sales demo
  * (the fiscal year exists); one transaction; does nothing when the company has purchase documents.
  */
 export async function loadPurchasesDemo(ctx: AuthedCtx, companyId: string): Promise<PurchasesDemoResult> {
@@ -79,15 +115,23 @@ export async function loadPurchasesDemo(ctx: AuthedCtx, companyId: string): Prom
       .rows;
     const professional = all.find(isPerson);
     const suppliers = all.filter((c) => !isPerson(c));
+    const landlord = suppliers.filter((c) => !isEuSupplier(c))[LANDLORD];
     const products: Product[] = (await listProducts(tx, { companyId, limit: 10_000, offset: 0 })).rows;
-    if (!professional || !suppliers.length || !products.length) return { created: false, invoices: 0 };
+    if (!professional || !landlord || !products.length) return { created: false, invoices: 0 };
 
     let count = 0;
+    let month = -1;
     for (let i = 0; i < INVOICES; i++) {
       const date = spread(year, end, i, INVOICES);
-      const supplier = i === PROFESSIONAL_AT ? professional : suppliers[(i * 7) % suppliers.length];
+      const m = Number(date.slice(5, 7)) - 1;
+      const rent = m !== month && i !== PROFESSIONAL_AT && i !== MACHINE_AT;
+      if (rent) month = m;
+      let supplier = rent ? landlord : suppliers[(i * 7) % suppliers.length];
+      if (i === PROFESSIONAL_AT) supplier = professional;
       let lines: LineInput[];
-      if (i === PROFESSIONAL_AT)
+      if (rent) lines = [officeRent(m, year)];
+      else if (i === MACHINE_AT) lines = [machine(daysSince(`${year}-01-01`, end))];
+      else if (i === PROFESSIONAL_AT)
         lines = [
           {
             description: "Dirección de ejecución de obra y coordinación de seguridad y salud",
@@ -102,6 +146,8 @@ export async function loadPurchasesDemo(ctx: AuthedCtx, companyId: string): Prom
         const [description, accountCode, unitPrice] = SERVICES[i % SERVICES.length];
         lines = [{ description, accountCode, unitPrice, quantity: String(1 + (i % 3)), taxCode: "IVA21" }];
       } else lines = productLines(products, i, 1 + (i % 3), 500);
+      // Goods from the EU supplier are intra-EU acquisitions: VAT self-assessed on both sides.
+      if (isEuSupplier(supplier)) lines = lines.map((l) => ({ ...l, taxCode: "IC21" }));
       const invoice = await insertDocumentInTransaction(tx, scope("invoice"), {
         companyId,
         contactId: supplier.id,
@@ -115,7 +161,14 @@ export async function loadPurchasesDemo(ctx: AuthedCtx, companyId: string): Prom
         await rejectPurchaseInvoice(tx, invoice.id, "Los precios no coinciden con el pedido: pedido abono");
     }
 
-    count += await loadCommercialDocuments(tx, companyId, suppliers, products, end, year);
+    count += await loadCommercialDocuments(
+      tx,
+      companyId,
+      suppliers.filter((c) => !isEuSupplier(c)),
+      products,
+      end,
+      year,
+    );
     return { created: true, invoices: count };
   });
 }

@@ -79,6 +79,7 @@ export const purchaseRoutes: FastifyPluginAsyncZod<PurchaseRoutesOptions> = asyn
           config: { permission: "purchases:crear" },
           schema: {
             tags: [DELIVERY_NOTES.tag],
+            operationId: "invoicePurchaseDeliveryNotes",
             summary: "Register one supplier invoice for several delivery notes of one supplier",
             body: z.object({
               delivery_note_ids: z.array(z.uuid()).min(1).max(500),
@@ -118,6 +119,7 @@ export const purchaseRoutes: FastifyPluginAsyncZod<PurchaseRoutesOptions> = asyn
           config: { permission: "purchases:validar" },
           schema: {
             tags: [INVOICES.tag],
+            operationId: "approvePurchaseInvoice",
             summary: "Approve a pending supplier invoice: registration number, ledger entry and payments due",
             description:
               "Our registration number (gapless per series and year), the entry in the purchases journal (unless " +
@@ -135,6 +137,7 @@ export const purchaseRoutes: FastifyPluginAsyncZod<PurchaseRoutesOptions> = asyn
           config: { permission: "purchases:validar" },
           schema: {
             tags: [INVOICES.tag],
+            operationId: "rejectPurchaseInvoice",
             summary: "Reject a pending supplier invoice (nothing is posted)",
             params: idParams,
             body: z.object({ reason: z.string().trim().min(1).max(500) }),
@@ -150,6 +153,7 @@ export const purchaseRoutes: FastifyPluginAsyncZod<PurchaseRoutesOptions> = asyn
           config: { permission: "purchases:validar" },
           schema: {
             tags: [INVOICES.tag],
+            operationId: "reopenPurchaseInvoice",
             summary: "Reopen a rejected supplier invoice (back to pendiente)",
             params: idParams,
             response: { 200: out, ...errorResponses(404, 409) },
@@ -163,6 +167,7 @@ export const purchaseRoutes: FastifyPluginAsyncZod<PurchaseRoutesOptions> = asyn
           config: { permission: "accounting:crear" },
           schema: {
             tags: [INVOICES.tag],
+            operationId: "postPurchaseInvoiceEntry",
             summary: "Post the ledger entry of an approved invoice that has none",
             params: idParams,
             response: { 200: out, ...errorResponses(404, 409) },
@@ -183,6 +188,7 @@ export const purchaseRoutes: FastifyPluginAsyncZod<PurchaseRoutesOptions> = asyn
           config: { permission: "purchases:crear" },
           schema: {
             tags: [INVOICES.tag],
+            operationId: "rectifyPurchaseInvoice",
             summary:
               "Register the supplier's credit note (rectifying invoice) of an approved invoice, pending",
             params: idParams,

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/helpers/app.js";
+import { expectAfterWalksLikeSkip, expectUnknownCursorRefused } from "../../../test/helpers/pagination.js";
 import {
+  createContact,
   createSalesInvoice,
   type DocOut,
   documentsFixture,
@@ -177,5 +179,41 @@ describe("sales invoices", () => {
     expect(res.headers["content-type"]).toBe("application/pdf");
     expect(res.headers["content-disposition"]).toContain(issued.code);
     expect(res.rawPayload.subarray(0, 5).toString()).toBe("%PDF-");
+  });
+});
+
+describe("lists of sales documents", () => {
+  it("after= walks the same pages as skip, newest first, ties by id; totals are exact (total_is_estimate)", async () => {
+    const client = await createContact(t, fx.companyId, { name: "Keyset Ventas, S.L." });
+    const create = async (kind: string, date: string) =>
+      expectStatus<DocOut>(
+        await t.as(t.adminToken, {
+          method: "POST",
+          url: `/api/sales/${kind}`,
+          payload: { company_id: fx.companyId, client_id: client.id, date, lines: [line("1", "10")] },
+        }),
+        201,
+      );
+    const drafts: DocOut[] = [];
+    for (const date of ["2026-03-01", "2026-03-02", "2026-03-02", "2026-03-02", "2026-03-03"])
+      drafts.push(await create("invoices", date));
+    const url = `/api/sales/invoices?client_id=${client.id}`;
+    const ids = await expectAfterWalksLikeSkip(t, url);
+    expect([...ids].sort()).toEqual(drafts.map((d) => d.id).sort());
+    // The series filter (a subquery now) walks the same list; an unknown series lists nothing.
+    expect(await expectAfterWalksLikeSkip(t, `${url}&series=${drafts[0].series}`)).toEqual(ids);
+    const none = await t.as(t.adminToken, { method: "GET", url: `${url}&series=ZZZZ` });
+    expect(none.json()).toEqual({ data: [], total: 0, total_is_estimate: false, skip: 0, limit: 50 });
+
+    // The other kinds come from the same engine.
+    for (const date of ["2026-03-01", "2026-03-01", "2026-03-04"]) await create("estimates", date);
+    const estimates = await expectAfterWalksLikeSkip(t, `/api/sales/estimates?client_id=${client.id}`);
+    // An estimate is no row of the invoices, an invoice of another client no row of this client's.
+    await expectUnknownCursorRefused(t, url, estimates[0]);
+    const other = expectStatus<DocOut>(
+      await createSalesInvoice(t, fx.companyId, fx.customer.id, [line("1", "1")]),
+      201,
+    );
+    await expectUnknownCursorRefused(t, url, other.id);
   });
 });

@@ -67,6 +67,7 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
           config: { permission: "sales:crear" },
           schema: {
             tags: [DELIVERY_NOTES.tag],
+            operationId: "invoiceSalesDeliveryNotes",
             summary: "Invoice several delivery notes of one customer (merged into one draft invoice)",
             description:
               "All that remains of each note, or the quantities given per line. The notes must share customer, " +
@@ -106,6 +107,7 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
           config: { permission: "sales:crear" },
           schema: {
             tags: [INVOICES.tag],
+            operationId: "issueSalesInvoice",
             summary: "Issue a draft invoice: its number, the ledger entry and the receipts",
             description:
               "Takes the next number of the series in the invoice's year (a date earlier than the series' last one " +
@@ -129,6 +131,7 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
           config: { permission: "accounting:crear" },
           schema: {
             tags: [INVOICES.tag],
+            operationId: "postSalesInvoiceEntry",
             summary: "Post the ledger entry of an issued invoice that has none",
             description:
               "For companies that post by hand (automatic posting off). A second call is a 409 naming the entry.",
@@ -145,6 +148,7 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
           config: { permission: "sales:crear" },
           schema: {
             tags: [INVOICES.tag],
+            operationId: "rectifySalesInvoice",
             summary: "Create the rectifying invoice of an issued invoice (a draft in series R)",
             description:
               "type I (by differences, the default): negative lines taking back the whole invoice or the given line " +
@@ -177,6 +181,7 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "sales:leer" },
       schema: {
         tags: ["sales reports"],
+        operationId: "getModelo347Report",
         summary: "Modelo 347: annual operations with third parties over 3,005.06 EUR",
         description:
           "Per contact: key B (sales) and A (purchases), annual amount (base + VAT + RE; rectifying invoices " +

@@ -7,6 +7,7 @@ import { registerPeriodLock } from "./lock.js";
 
 registerPeriodLock();
 
+export { loadTaxDemo, type TaxDemoResult } from "./demo.js";
 export { toBoxList, toReturnOut } from "./returns/schemas.js";
 export { declarationTypeOf, findReturnOfPeriod, resultOf } from "./returns/service.js";
 export { taxRoutes } from "./routes.js";

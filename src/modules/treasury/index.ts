@@ -10,9 +10,11 @@ export {
   listBankAccounts,
 } from "./bank-accounts/service.js";
 export { loadTreasuryDemo, type TreasuryDemoResult } from "./demo.js";
+export { type PayDueOutcome, payDues } from "./payments/batch.js";
 export {
   getPayment,
   listOpenDues,
+  listOpenDuesForMatching,
   type OpenDue,
   type PayDueInput,
   type PaymentRow,

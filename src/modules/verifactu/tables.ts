@@ -58,6 +58,8 @@ export const verifactuSettings = pgTable(
       .primaryKey()
       .references(() => companies.id),
     mode: text("mode", { enum: VERIFACTU_MODES }).notNull().default("off"),
+    /** The AEAT's TiempoEsperaEnvio: no batch of the company before this (unless 1,000 are waiting). */
+    nextSubmissionAt: timestamp("next_submission_at", { withTimezone: true, mode: "date" }),
     updatedAt: updatedAt(),
   },
   () => [check("verifactu_settings_mode_known", inList("mode", VERIFACTU_MODES))],

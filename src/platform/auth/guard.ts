@@ -14,8 +14,8 @@ export interface GuardOptions {
   authenticators: { jwt: Authenticator; apiToken?: Authenticator; mcpToken?: Authenticator };
 }
 
-/** Routes outside any tenant: liveness probes. */
-const TENANTLESS = new Set(["/api/health"]);
+/** Routes outside any tenant: liveness probes, the local CLI's control channel (src/cli/server-control.ts). */
+const TENANTLESS = new Set(["/api/health", "/api/local/cli"]);
 
 function bearerCredential(request: FastifyRequest): string | null {
   const header = request.headers.authorization;

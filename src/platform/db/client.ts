@@ -20,6 +20,8 @@ export interface DatabaseHandle {
    */
   prepared<T>(name: string, text: string, params: unknown[]): Promise<T[]>;
   close(): Promise<void>;
+  /** PGlite only: a consistent gzipped tarball of the data directory, taken while it stays open. */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 export interface OpenOptions {
@@ -56,6 +58,7 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
     close: async () => {
       if (!client.closed) await client.close();
     },
+    dumpDataDir: () => client.dumpDataDir("gzip"),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "./client.js";
 
 /** Rows of a raw SQL query, whichever driver runs it (both results carry `rows`). */
@@ -69,4 +69,38 @@ export function inReadOnlyTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): 
     isolationLevel: "repeatable read",
     accessMode: "read only",
   });
+}
+
+/**
+ * A PostgreSQL array literal of text values ('{"a","b"}'), passed as ONE parameter and cast in the
+ * query (`${pgArray(ids)}::uuid[]`): with unnest, thousands of rows go in one statement whatever
+ * the driver, far from the 65,535-parameter limit.
+ */
+export function pgArray(values: Array<string | null>): string {
+  const items = values.map((v) => (v === null ? "NULL" : `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`));
+  return `{${items.join(",")}}`;
+}
+
+export interface UnnestColumn {
+  name: string;
+  /** The column's SQL type for the array cast: uuid, text, numeric, date, int, timestamptz, jsonb. */
+  type: string;
+  values: Array<string | null>;
+}
+
+/**
+ * Inserts many rows as INSERT ... SELECT FROM unnest(...), 10,000 rows per statement: one array
+ * parameter per column, so the cost is the rows themselves and not building per-row SQL.
+ * Every column lists the same number of values.
+ */
+export async function insertUnnest(db: Db, table: string, columns: UnnestColumn[], chunk = 10_000) {
+  const count = columns[0]?.values.length ?? 0;
+  const names = sql.raw(columns.map((c) => `"${c.name}"`).join(", "));
+  for (let i = 0; i < count; i += chunk) {
+    const arrays = sql.join(
+      columns.map((c) => sql`${pgArray(c.values.slice(i, i + chunk))}::${sql.raw(c.type)}[]`),
+      sql`, `,
+    );
+    await db.execute(sql`insert into ${sql.identifier(table)} (${names}) select * from unnest(${arrays})`);
+  }
 }

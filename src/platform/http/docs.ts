@@ -1,16 +1,33 @@
+import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
 import { acceptsIdempotencyKey, idempotencyKeyHeaderSchema } from "./idempotency.js";
+import { type DocumentOptions, finishOpenApiDocument, uploadBodySchema } from "./openapi.js";
 import "./route-config.js";
 import { useDocsCsp } from "./security-headers.js";
 
 const require = createRequire(import.meta.url);
 const REDOC_BUNDLE = require.resolve("redoc/bundles/redoc.standalone.js");
+/** The only asset the bundle fetches from elsewhere: the side menu's "API docs by Redocly" logo. */
+const REDOC_REMOTE_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg";
+const LOCAL_LOGO =
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='16' height='16'%3E%3Crect " +
+  "width='16' height='16' rx='3' fill='%2332329f'/%3E%3C/svg%3E";
 
-export interface DocsOptions {
+let redocBundleText: Promise<string> | undefined;
+/** ReDoc's bundle with its remote logo replaced by an inline one: offline, and nothing for the CSP to block. */
+function redocBundle(): Promise<string> {
+  redocBundleText ??= readFile(REDOC_BUNDLE, "utf8").then((text) => {
+    if (!text.includes(REDOC_REMOTE_LOGO)) return text;
+    return text.replace(REDOC_REMOTE_LOGO, LOCAL_LOGO);
+  });
+  return redocBundleText;
+}
+
+export interface DocsOptions extends DocumentOptions {
   /** URL prefix of the API surface, e.g. "/api/v1". */
   prefix: string;
   title: string;
@@ -35,18 +52,21 @@ export async function registerApiDocs(scope: FastifyInstance, options: DocsOptio
       },
     },
     // Schemas with an id (recursive trees) become components/schemas, which their $refs point to.
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) =>
+      finishOpenApiDocument(jsonSchemaTransformObject(input) as Record<string, unknown>, options),
     transform: (input) => {
       const out = jsonSchemaTransform(input);
       const config = input.route.config ?? {};
       const schema = out.schema as Record<string, unknown>;
-      if (config.auth !== "public") {
+      if (config.auth === "public") schema.security = [];
+      else {
         schema.security = [{ bearer: [] }];
         const who = config.permission
           ? `Requires permission \`${config.permission}\`.`
           : "Any authenticated caller.";
         schema.description = schema.description ? `${schema.description}\n\n${who}` : who;
       }
+      if (config.upload) schema.body = uploadBodySchema(config.upload);
       if (acceptsIdempotencyKey(input.route) && !schema.headers) schema.headers = idempotencyKeyHeaderSchema;
       // Routes registered as "/" under a module prefix answer with and without the slash; document the bare one.
       return { ...out, url: out.url.length > 1 ? out.url.replace(/\/$/, "") : out.url };
@@ -70,13 +90,12 @@ export async function registerApiDocs(scope: FastifyInstance, options: DocsOptio
     docs.get("/redoc", { schema: { hide: true } }, async (_req, reply) =>
       reply.type("text/html; charset=utf-8").send(redocPage(options)),
     );
-    docs.get("/redoc/redoc.standalone.js", { schema: { hide: true } }, async (_req, reply) => {
-      const { createReadStream } = await import("node:fs");
-      return reply
+    docs.get("/redoc/redoc.standalone.js", { schema: { hide: true } }, async (_req, reply) =>
+      reply
         .type("application/javascript; charset=utf-8")
         .header("cache-control", "public, max-age=86400")
-        .send(createReadStream(REDOC_BUNDLE));
-    });
+        .send(await redocBundle()),
+    );
   });
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyServerOptions } from "fastify";
+import pretty from "pino-pretty";
 
 /** Never log credentials: headers, and any body field that could carry one. */
 export const REDACTED_PATHS = [
@@ -31,4 +32,21 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream): Fa
       }),
     },
   };
+}
+
+/**
+ * Readable lines for a person at a terminal; JSON lines (the default) for log collectors. Built in
+ * the process (no transport worker), so the shutdown's last lines are never lost.
+ */
+export function terminalLogStream(
+  stdout: NodeJS.WriteStream = process.stdout,
+): NodeJS.WritableStream | undefined {
+  if (!stdout.isTTY) return undefined;
+  return pretty({
+    colorize: true,
+    translateTime: "SYS:HH:MM:ss",
+    ignore: "pid,hostname",
+    singleLine: true,
+    destination: stdout,
+  });
 }

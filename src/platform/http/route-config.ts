@@ -1,3 +1,5 @@
+import type { UploadForm } from "./openapi.js";
+
 /** Every route declares who may call it; the guard (platform/auth/guard.ts) enforces it. */
 export type AuthRequirement = "public" | "authenticated";
 
@@ -12,5 +14,10 @@ declare module "fastify" {
      * api_access rule (enterprise API), or only API tokens with an MCP rule (the MCP server).
      */
     credentials?: "jwt" | "jwt-or-api-token" | "mcp-token";
+    /**
+     * A multipart/form-data upload read by the handler (schema `consumes`): its parts, so the
+     * OpenAPI document shows the form and "Try it out" can attach the file.
+     */
+    upload?: UploadForm;
   }
 }

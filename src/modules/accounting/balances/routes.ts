@@ -24,6 +24,7 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "accounting:leer" },
       schema: {
         tags,
+        operationId: "listBalances",
         summary: "Balances per subaccount, rolled up to accounts, subgroups and groups",
         querystring: balancesQuery,
         response: { 200: balancesOut, ...errorResponses(404) },
@@ -47,6 +48,7 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "accounting:leer" },
       schema: {
         tags,
+        operationId: "getAccountBalance",
         summary: "Balance of one group, subgroup, account or subaccount",
         params: z.object({ account_code: accountCodeParam }),
         querystring: balancesQuery.omit({ account_code: true }),
@@ -71,6 +73,7 @@ export const balanceRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "accounting:leer" },
       schema: {
         tags,
+        operationId: "getTrialBalance",
         summary: "Trial balance (sumas y saldos) per subaccount for a period of a fiscal year",
         querystring: trialBalanceQuery,
         response: { 200: trialBalanceOut, ...errorResponses(404) },

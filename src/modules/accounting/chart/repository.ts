@@ -1,6 +1,7 @@
 import { and, asc, count, eq, ilike, inArray, isNotNull, like, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
 import { paginate } from "../../../platform/db/paginate.js";
+import { pgArray } from "../../../platform/db/sql.js";
 import { likePattern } from "../../../platform/http/pagination.js";
 import { accounts, fiscalYears, subaccounts } from "../tables.js";
 
@@ -221,6 +222,21 @@ export async function subaccountCodesOfContact(db: Db, fiscalYearId: string, con
     .where(and(eq(subaccounts.fiscalYearId, fiscalYearId), eq(subaccounts.contactId, contactId)))
     .orderBy(byCode(subaccounts.code));
   return rows.map((r) => r.code);
+}
+
+/** The subaccounts some contacts have in a fiscal year, by code. */
+export function subaccountCodesOfContacts(db: Db, fiscalYearId: string, contactIds: string[]) {
+  if (!contactIds.length) return Promise.resolve([]);
+  return db
+    .select({ contactId: subaccounts.contactId, code: subaccounts.code })
+    .from(subaccounts)
+    .where(
+      and(
+        eq(subaccounts.fiscalYearId, fiscalYearId),
+        sql`${subaccounts.contactId} = any(${pgArray(contactIds)}::uuid[])`,
+      ),
+    )
+    .orderBy(byCode(subaccounts.code)) as Promise<Array<{ contactId: string; code: string }>>;
 }
 
 /** Names of some accounts of a fiscal year, by code. */

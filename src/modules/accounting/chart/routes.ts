@@ -24,6 +24,7 @@ export const chartRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "accounting:leer" },
       schema: {
         tags,
+        operationId: "listChartAccounts",
         summary: "Chart of accounts of the fiscal years (groups, subgroups and accounts)",
         description: "search: a code prefix when digits, else part of the name.",
         querystring: accountListQuery,
@@ -50,6 +51,7 @@ export const chartRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "accounting:leer" },
       schema: {
         tags,
+        operationId: "listSubaccounts",
         summary: "List subaccounts",
         description: "account_code: subaccounts whose code starts with it (430 -> every customer).",
         querystring: subaccountListQuery,
@@ -78,6 +80,7 @@ export const chartRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "accounting:leer" },
       schema: {
         tags,
+        operationId: "getSubaccount",
         summary: "Subaccount detail",
         params: idParams,
         response: { 200: subaccountOut, ...errorResponses(404) },
@@ -92,6 +95,7 @@ export const chartRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "accounting:crear" },
       schema: {
         tags,
+        operationId: "createSubaccount",
         summary: "Create a subaccount",
         description:
           "The code has the company's subaccount_length digits and starts with the code of an account " +

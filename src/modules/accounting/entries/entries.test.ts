@@ -217,7 +217,44 @@ describe("GET /api/accounting/entries", () => {
     expect(
       (await q("journal=VEN")).json().data.every((e: { journal_code: string }) => e.journal_code === "VEN"),
     ).toBe(true);
-    expect((await q("date_from=2026-12-01")).json()).toEqual({ data: [], total: 0, skip: 0, limit: 50 });
+    expect((await q("date_from=2026-12-01")).json()).toEqual({
+      data: [],
+      total: 0,
+      total_is_estimate: false,
+      skip: 0,
+      limit: 50,
+    });
+  });
+
+  it("after= walks the same pages as skip in both orders; a cursor outside the list is a 400", async () => {
+    for (let i = 1; i <= 4; i++)
+      await postEntry(t, { date: `2026-05-0${i}`, concept: `Keyset ${i}`, lines: sale() });
+    await postEntry(t, { date: "2026-05-02", concept: "Keyset same day", lines: sale() });
+    const q = (query: string) =>
+      t.as(t.adminToken, { method: "GET", url: `/api/accounting/entries?fiscal_year_code=2026&${query}` });
+    for (const sort of ["newest", "number"]) {
+      const all = (await q(`sort=${sort}&limit=10000`)).json();
+      expect(all.total).toBeGreaterThanOrEqual(5);
+      const walked: string[] = [];
+      let after = "";
+      for (;;) {
+        const res = await q(`sort=${sort}&limit=2${after ? `&after=${after}` : ""}`);
+        expect(res.statusCode).toBe(200);
+        const page = res.json();
+        expect(page.total).toBe(all.total);
+        expect(page.total_is_estimate).toBe(false);
+        walked.push(...page.data.map((e: { id: string }) => e.id));
+        if (page.data.length < 2) break;
+        after = page.data[1].id;
+      }
+      expect(walked).toEqual(all.data.map((e: { id: string }) => e.id));
+    }
+    const unknown = await q("after=00000000-0000-7000-8000-000000000000");
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().errors).toEqual([expect.objectContaining({ path: "after" })]);
+    const may = (await q("date_from=2026-05-01&date_to=2026-05-31&limit=1")).json().data[0].id;
+    expect((await q(`date_from=2026-06-01&after=${may}`)).statusCode).toBe(400);
+    expect((await q("after=not-a-uuid")).statusCode).toBe(400);
   });
 });
 

@@ -1,7 +1,8 @@
-import { and, asc, count, desc, eq, gte, ilike, inArray, lte, or, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, ilike, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../../platform/db/client.js";
-import { paginate } from "../../../platform/db/paginate.js";
+import { type Page, paginateBounded } from "../../../platform/db/paginate.js";
+import { insertUnnest } from "../../../platform/db/sql.js";
 import { likePattern } from "../../../platform/http/pagination.js";
 import { entries, entryLines, fiscalYears, journals, subaccounts } from "../tables.js";
 
@@ -67,6 +68,52 @@ export async function insertEntry(tx: Db, values: EntryInsert) {
   return row;
 }
 
+/**
+ * Many entries, then all their lines, as INSERT ... SELECT FROM unnest in chunks of 10,000 rows:
+ * the statement-level balance trigger then upserts each day's balance once per chunk instead of
+ * once per entry, and no per-row SQL is built.
+ */
+export async function insertEntriesWithLines(tx: Db, rows: EntryInsert[], lines: EntryLineInsert[]) {
+  const col = <T>(
+    list: T[],
+    name: string,
+    type: string,
+    pick: (r: T) => string | number | null | undefined,
+  ) => ({
+    name,
+    type,
+    values: list.map((r) => {
+      const v = pick(r);
+      return v === null || v === undefined ? null : String(v);
+    }),
+  });
+  await insertUnnest(tx, "entries", [
+    col(rows, "id", "uuid", (r) => r.id),
+    col(rows, "company_id", "uuid", (r) => r.companyId),
+    col(rows, "fiscal_year_id", "uuid", (r) => r.fiscalYearId),
+    col(rows, "journal_id", "uuid", (r) => r.journalId),
+    col(rows, "number", "int", (r) => r.number),
+    col(rows, "date", "date", (r) => r.date),
+    col(rows, "concept", "text", (r) => r.concept),
+    col(rows, "total", "numeric", (r) => r.total),
+    col(rows, "reversal_of", "uuid", (r) => r.reversalOf),
+    col(rows, "source_type", "text", (r) => r.sourceType),
+    col(rows, "source_id", "uuid", (r) => r.sourceId),
+    col(rows, "created_by", "uuid", (r) => r.createdBy),
+  ]);
+  await insertUnnest(tx, "entry_lines", [
+    col(lines, "id", "uuid", (l) => l.id),
+    col(lines, "company_id", "uuid", (l) => l.companyId),
+    col(lines, "fiscal_year_id", "uuid", (l) => l.fiscalYearId),
+    col(lines, "entry_id", "uuid", (l) => l.entryId),
+    col(lines, "line_no", "int", (l) => l.lineNo),
+    col(lines, "subaccount_id", "uuid", (l) => l.subaccountId),
+    col(lines, "debit", "numeric", (l) => l.debit),
+    col(lines, "credit", "numeric", (l) => l.credit),
+    col(lines, "description", "text", (l) => l.description),
+  ]);
+}
+
 /** All lines in ONE statement: the balance trigger then runs once per entry. */
 export async function insertEntryLines(tx: Db, rows: EntryLineInsert[]) {
   return tx.insert(entryLines).values(rows).returning();
@@ -113,6 +160,8 @@ export interface EntryFilter {
   sort: "newest" | "number";
   limit: number;
   offset: number;
+  /** Keyset cursor: the id of the last entry of the previous page (an entry matching the filters). */
+  after?: string;
 }
 
 /** Conditions on `entries` alone (subqueries, no joins), so the count stays a single-table scan. */
@@ -153,19 +202,48 @@ function entryConditions(db: Db, f: EntryFilter) {
   );
 }
 
-export async function listEntries(db: Db, f: EntryFilter) {
+/**
+ * The page continues after the cursor entry in the chosen order: a row comparison on the order's
+ * columns, so page 100 reads what page 1 reads from the index. undefined when the cursor entry
+ * does not match the filters (another company's, or no such entry).
+ */
+async function afterCursor(db: Db, f: EntryFilter, where: SQL | undefined): Promise<SQL | undefined | null> {
+  if (!f.after) return undefined;
+  const [c] = await db
+    .select({
+      date: entries.date,
+      number: entries.number,
+      id: entries.id,
+      companyId: entries.companyId,
+      start: fiscalYears.startDate,
+    })
+    .from(entries)
+    .innerJoin(fiscalYears, eq(fiscalYears.id, entries.fiscalYearId))
+    .where(and(eq(entries.id, f.after), where));
+  if (!c) return null;
+  return f.sort === "number"
+    ? sql`(${fiscalYears.startDate}, ${entries.companyId}, ${entries.number}) > (${c.start}::date, ${c.companyId}::uuid, ${c.number}::int)`
+    : sql`(${entries.date}, ${entries.number}, ${entries.id}) < (${c.date}::date, ${c.number}::int, ${c.id}::uuid)`;
+}
+
+/** A page of entries, or null when `after` names no entry matching the filters. */
+export async function listEntries(db: Db, f: EntryFilter): Promise<Page<EntryView> | null> {
   const where = entryConditions(db, f);
+  const cursor = await afterCursor(db, f, where);
+  if (cursor === null) return null;
   const order =
     f.sort === "number"
       ? [asc(fiscalYears.startDate), asc(entries.companyId), asc(entries.number)]
       : [desc(entries.date), desc(entries.number), desc(entries.id)];
-  const page = await paginate(
+  const page = await paginateBounded(
+    db,
     selectEntryViews(db)
-      .where(where)
+      .where(and(where, cursor))
       .orderBy(...order)
       .limit(f.limit)
       .offset(f.offset),
-    db.select({ total: count() }).from(entries).where(where),
+    entries,
+    where,
   );
-  return { rows: page.rows as EntryView[], total: page.total };
+  return { ...page, rows: page.rows as EntryView[] };
 }

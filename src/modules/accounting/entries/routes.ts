@@ -23,15 +23,18 @@ export const entryRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "accounting:leer" },
       schema: {
         tags,
+        operationId: "listJournalEntries",
         summary: "List journal entries (without their lines)",
-        description: "search: part of the concept, or an entry number.",
+        description:
+          "search: part of the concept, or an entry number. Deep pages: pass `after` (the last id of the " +
+          "previous page) instead of a large skip. total is exact up to 10,000 entries (total_is_estimate).",
         querystring: entryListQuery,
         response: { 200: entryPage, ...errorResponses(404) },
       },
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await entries.listEntries(ctxOf(request), {
+      const { rows, total, totalIsEstimate } = await entries.listEntries(ctxOf(request), {
         companyId: q.company_id,
         fiscalYearCode: q.fiscal_year_code,
         journal: q.journal,
@@ -42,8 +45,15 @@ export const entryRoutes: FastifyPluginAsyncZod = async (app) => {
         sort: q.sort,
         limit: q.limit,
         offset: q.skip,
+        after: q.after,
       });
-      return { data: rows.map(toEntrySummaryOut), total, skip: q.skip, limit: q.limit };
+      return {
+        data: rows.map(toEntrySummaryOut),
+        total,
+        total_is_estimate: totalIsEstimate ?? false,
+        skip: q.skip,
+        limit: q.limit,
+      };
     },
   );
 
@@ -53,6 +63,7 @@ export const entryRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "accounting:leer" },
       schema: {
         tags,
+        operationId: "getJournalEntry",
         summary: "Journal entry with its lines",
         params: idParams,
         response: { 200: entryOut, ...errorResponses(404) },
@@ -67,6 +78,7 @@ export const entryRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "accounting:crear" },
       schema: {
         tags,
+        operationId: "postJournalEntry",
         summary: "Post a journal entry",
         description:
           "At least two lines, each with exactly one of debit and credit positive; debits must equal " +
@@ -88,6 +100,7 @@ export const entryRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "accounting:crear" },
       schema: {
         tags,
+        operationId: "reverseJournalEntry",
         summary: "Reverse a posted entry with a counter-entry (debits and credits swapped)",
         description: "An entry can be reversed once; a second reversal is a 409.",
         params: idParams,

@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { iso } from "../../../platform/dates.js";
-import { apiListQuery, apiPage, queryDate } from "../../../platform/http/pagination.js";
+import {
+  afterCursorQuery,
+  apiBoundedPage,
+  apiListQuery,
+  queryDate,
+} from "../../../platform/http/pagination.js";
 import { moneyInput, moneyOutput, nonNegative } from "../../../platform/money.js";
 import { journalCode } from "../journals/schemas.js";
 import { accountCodeParam, companyIdParam, fiscalYearCode } from "../params.js";
@@ -55,6 +60,7 @@ export const entryListQuery = apiListQuery.extend({
     .enum(ENTRY_SORTS)
     .default("newest")
     .describe("newest: latest date first; number: by fiscal year and entry number"),
+  after: afterCursorQuery,
 });
 
 export const entryLineOut = z.object({
@@ -84,7 +90,7 @@ export const entrySummaryOut = z.object({
   created_at: z.string(),
 });
 export const entryOut = entrySummaryOut.extend({ lines: z.array(entryLineOut) });
-export const entryPage = apiPage(entrySummaryOut);
+export const entryPage = apiBoundedPage(entrySummaryOut);
 
 export function toEntrySummaryOut(e: EntryView): z.infer<typeof entrySummaryOut> {
   return {

@@ -207,11 +207,13 @@ export interface EntryListFilters {
   sort?: "newest" | "number";
   limit: number;
   offset: number;
+  /** Keyset cursor: the id of the last entry of the previous page. */
+  after?: string;
 }
 
 /** Journal entries without their lines (REST and MCP). */
 export async function listEntries(ctx: AuthedCtx, f: EntryListFilters) {
-  return repo.listEntries(ctx.db, {
+  const page = await repo.listEntries(ctx.db, {
     scope: await ledgerListScope(ctx, entries.companyId, f),
     fiscalYearCode: f.fiscalYearCode,
     journalCode: f.journal,
@@ -222,7 +224,13 @@ export async function listEntries(ctx: AuthedCtx, f: EntryListFilters) {
     sort: f.sort ?? "newest",
     limit: f.limit,
     offset: f.offset,
+    after: f.after,
   });
+  if (!page)
+    throw new BadRequestError("after: no entry of this list has that id", [
+      { path: "after", message: "must be the id of an entry matching the same filters" },
+    ]);
+  return page;
 }
 
 /** The same page with every entry's lines, loaded in one more query (MCP). */

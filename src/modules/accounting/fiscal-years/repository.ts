@@ -113,6 +113,21 @@ export async function updateFiscalYearState(db: Db, id: string, estado: FiscalYe
  * entry's transaction ends, so numbers are gapless (a rollback returns the number) and unique.
  * Undefined when the year is closed.
  */
+/** `count` consecutive entry numbers of an open year in one UPDATE: returns the first (undefined when closed). */
+export async function takeEntryNumbers(
+  tx: Db,
+  fiscalYearId: string,
+  count: number,
+): Promise<number | undefined> {
+  const row = await queryOne<{ last_entry_number: number }>(
+    tx,
+    sql`update fiscal_years set last_entry_number = last_entry_number + ${count}
+         where id = ${fiscalYearId} and estado = 'abierto'
+         returning last_entry_number`,
+  );
+  return row ? Number(row.last_entry_number) - count + 1 : undefined;
+}
+
 export async function takeNextEntryNumber(tx: Db, fiscalYearId: string): Promise<number | undefined> {
   const row = await queryOne<{ last_entry_number: number }>(
     tx,

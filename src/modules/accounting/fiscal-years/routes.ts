@@ -22,6 +22,7 @@ export const fiscalYearRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "accounting:leer" },
       schema: {
         tags,
+        operationId: "listFiscalYears",
         summary: "List fiscal years",
         querystring: fiscalYearListQuery,
         response: { 200: fiscalYearPage },
@@ -46,6 +47,7 @@ export const fiscalYearRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "accounting:leer" },
       schema: {
         tags,
+        operationId: "getFiscalYear",
         summary: "Fiscal year detail",
         params: idParams,
         response: { 200: fiscalYearOut, ...errorResponses(404) },
@@ -60,6 +62,7 @@ export const fiscalYearRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "accounting:crear" },
       schema: {
         tags,
+        operationId: "createFiscalYear",
         summary: "Create a fiscal year and load the PGC 2007 chart of accounts into it",
         description:
           "Also carries over the previous year's customer and supplier subaccounts. " +
@@ -80,6 +83,7 @@ export const fiscalYearRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "accounting:validar" },
       schema: {
         tags,
+        operationId: "setFiscalYearState",
         summary: "Close (cerrado) or reopen (abierto) a fiscal year",
         description: "No entry can be posted into a closed year.",
         params: idParams,

@@ -21,6 +21,7 @@ export const journalRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "accounting:leer" },
       schema: {
         tags,
+        operationId: "listJournals",
         summary: "List journals",
         querystring: journalListQuery,
         response: { 200: journalPage },
@@ -46,6 +47,7 @@ export const journalRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "accounting:leer" },
       schema: {
         tags,
+        operationId: "getJournal",
         summary: "Journal detail",
         params: idParams,
         response: { 200: journalOut, ...errorResponses(404) },
@@ -60,6 +62,7 @@ export const journalRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "accounting:crear" },
       schema: {
         tags,
+        operationId: "createJournal",
         summary: "Create a journal",
         body: journalCreateBody,
         response: { 201: journalOut, ...errorResponses(404, 409) },

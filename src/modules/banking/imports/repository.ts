@@ -1,15 +1,14 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
+import { pgArray, queryRows } from "../../../platform/db/sql.js";
 import { bankImports, bankMovements } from "../tables.js";
 
 export type ImportRow = typeof bankImports.$inferSelect;
 export type ImportInsert = typeof bankImports.$inferInsert;
 export type MovementInsert = typeof bankMovements.$inferInsert;
 
-/** Rows per INSERT: 18 columns x 1,000 stays far under PostgreSQL's 65,535 parameters. */
-const INSERT_CHUNK = 1_000;
-/** Keys per IN list. */
-const LOOKUP_CHUNK = 5_000;
+/** Rows per INSERT ... SELECT FROM unnest: one array parameter per column, whatever the rows. */
+const INSERT_CHUNK = 10_000;
 
 export async function findImportBySha(db: Db, bankAccountId: string, sha256: string) {
   const [row] = await db
@@ -20,26 +19,19 @@ export async function findImportBySha(db: Db, bankAccountId: string, sha256: str
   return row;
 }
 
-/** Which of these dedupe keys the bank account already has (one query per 5,000 keys). */
+/** Which of these dedupe keys the bank account already has: one query, the keys as one array. */
 export async function existingDedupeKeys(
   db: Db,
   bankAccountId: string,
   keys: string[],
 ): Promise<Set<string>> {
-  const found = new Set<string>();
-  for (let i = 0; i < keys.length; i += LOOKUP_CHUNK) {
-    const rows = await db
-      .select({ key: bankMovements.dedupeKey })
-      .from(bankMovements)
-      .where(
-        and(
-          eq(bankMovements.bankAccountId, bankAccountId),
-          inArray(bankMovements.dedupeKey, keys.slice(i, i + LOOKUP_CHUNK)),
-        ),
-      );
-    for (const r of rows) found.add(r.key);
-  }
-  return found;
+  if (!keys.length) return new Set();
+  const rows = await queryRows<{ key: string }>(
+    db,
+    sql`select m.dedupe_key as key from ${bankMovements} m
+         where m.bank_account_id = ${bankAccountId} and m.dedupe_key = any(${pgArray(keys)}::text[])`,
+  );
+  return new Set(rows.map((r) => r.key));
 }
 
 export async function insertImport(db: Db, row: ImportInsert): Promise<ImportRow> {
@@ -47,9 +39,36 @@ export async function insertImport(db: Db, row: ImportInsert): Promise<ImportRow
   return created!;
 }
 
+const column = (rows: MovementInsert[], pick: (r: MovementInsert) => string | null | undefined) =>
+  pgArray(rows.map((r) => pick(r) ?? null));
+
+/**
+ * The movements of one import (one company, bank account and import: the first row's), 10,000 per INSERT ... SELECT FROM unnest(...): each column is one
+ * array parameter, so 100,000 movements are ten statements and no per-row SQL is built.
+ */
 export async function insertMovements(db: Db, rows: MovementInsert[]): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await db.insert(bankMovements).values(rows.slice(i, i + INSERT_CHUNK));
+    const chunk = rows.slice(i, i + INSERT_CHUNK);
+    const first = chunk[0]!;
+    const now = (first.createdAt ?? new Date()).toISOString();
+    await db.execute(sql`
+      insert into ${bankMovements} (id, company_id, bank_account_id, import_id, position, operation_date,
+        value_date, amount, common_concept, own_concept, document, reference_1, reference_2, concepts,
+        foreign_currency, foreign_amount, dedupe_key, estado, created_at, updated_at)
+      select u.id, ${first.companyId}, ${first.bankAccountId}, ${first.importId}, u.position, u.operation_date,
+        u.value_date, u.amount, u.common_concept, u.own_concept, u.document, u.reference_1, u.reference_2,
+        u.concepts, u.foreign_currency, u.foreign_amount, u.dedupe_key, u.estado, ${now}::timestamptz, ${now}::timestamptz
+        from unnest(
+          ${column(chunk, (r) => r.id)}::uuid[], ${column(chunk, (r) => r.position)}::text[],
+          ${column(chunk, (r) => r.operationDate)}::date[], ${column(chunk, (r) => r.valueDate)}::date[],
+          ${column(chunk, (r) => r.amount)}::numeric[], ${column(chunk, (r) => r.commonConcept)}::text[],
+          ${column(chunk, (r) => r.ownConcept)}::text[], ${column(chunk, (r) => r.document)}::text[],
+          ${column(chunk, (r) => r.reference1)}::text[], ${column(chunk, (r) => r.reference2)}::text[],
+          ${column(chunk, (r) => JSON.stringify(r.concepts ?? []))}::jsonb[],
+          ${column(chunk, (r) => r.foreignCurrency)}::text[], ${column(chunk, (r) => r.foreignAmount)}::numeric[],
+          ${column(chunk, (r) => r.dedupeKey)}::text[], ${column(chunk, (r) => r.estado)}::text[]
+        ) as u(id, position, operation_date, value_date, amount, common_concept, own_concept, document,
+               reference_1, reference_2, concepts, foreign_currency, foreign_amount, dedupe_key, estado)`);
   }
 }
 

@@ -12,9 +12,18 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/import",
     {
-      config: { permission: "banking:crear" },
+      config: {
+        permission: "banking:crear",
+        upload: {
+          file: "The bank statement: Norma 43 (AEB/CSB 43) or CAMT.053 XML",
+          fields: {
+            bank_account_id: { description: "The bank account the statement belongs to", format: "uuid" },
+          },
+        },
+      },
       schema: {
         tags,
+        operationId: "importBankStatement",
         summary: "Import a bank statement (Norma 43 or CAMT.053) for a bank account",
         description:
           'multipart/form-data: the file in the part "file" and the bank account in the part "bank_account_id". ' +

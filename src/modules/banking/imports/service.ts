@@ -8,7 +8,8 @@ import { looksLikeCamt053, parseCamt053 } from "../formats/camt053.js";
 import { StatementFormatError } from "../formats/format-error.js";
 import { parseNorma43 } from "../formats/norma43.js";
 import type { ParsedFile, ParsedMovement, ParsedStatement } from "../formats/types.js";
-import { type MovementRow, refreshSuggestions } from "../movements/service.js";
+import { insertSuggestions } from "../movements/repository.js";
+import { type MovementRow, suggestionsForNew } from "../movements/service.js";
 import type { ImportRow, MovementInsert } from "./repository.js";
 import * as repo from "./repository.js";
 
@@ -155,14 +156,17 @@ export async function importStatement(
       createdAt: now,
       updatedAt: now,
     }));
+    const suggestions = await suggestionsForNew(tx, bank.companyId, rows as MovementRow[]);
+    const suggested = new Set(suggestions.map((s) => s.movementId));
+    for (const row of rows) if (suggested.has(row.id!)) row.estado = "sugerido";
     await repo.insertMovements(tx.db, rows);
-    const { suggestions } = await refreshSuggestions(tx, bank.companyId, rows as MovementRow[]);
+    await insertSuggestions(tx.db, suggestions);
     return {
       import: saved,
       alreadyImported: false,
       imported: rows.length,
       skipped: movements.length - rows.length,
-      suggested: suggestions.size,
+      suggested: suggested.size,
     };
   });
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../../test/helpers/app.js";
+import { expectAfterWalksLikeSkip, expectUnknownCursorRefused } from "../../../../test/helpers/pagination.js";
 import { addDays } from "../../../platform/dates.js";
 import { createSubaccount, postEntry } from "../../accounting/test-support.js";
 import { entryLines, line } from "../../documents/test-support.js";
@@ -48,6 +49,26 @@ const post = (url: string, payload?: unknown) =>
   });
 
 const dueOf = (invoice: Record<string, unknown>) => (invoice.dues as Array<{ id: string }>)[0]!.id;
+
+describe("the movement list", () => {
+  it("after= walks the same pages as skip by operation date, ties by id; totals are exact (total_is_estimate)", async () => {
+    const { bank, movements } = await imported([
+      { operationDate: "2026-03-05", amount: "10.00", commonConcept: "99", concepts: ["KEYSET UNO"] },
+      { operationDate: "2026-03-06", amount: "11.00", commonConcept: "99", concepts: ["KEYSET DOS"] },
+      { operationDate: "2026-03-06", amount: "12.00", commonConcept: "99", concepts: ["KEYSET TRES"] },
+      { operationDate: "2026-03-06", amount: "-13.00", commonConcept: "99", concepts: ["KEYSET CUATRO"] },
+      { operationDate: "2026-03-07", amount: "14.00", commonConcept: "99", concepts: ["KEYSET CINCO"] },
+    ]);
+    const url = `/api/bank-reconciliation/movements?bank_account_id=${bank.id}`;
+    const ids = await expectAfterWalksLikeSkip(t, url);
+    expect(ids).toEqual(movements.map((m) => m.id));
+    expect(await expectAfterWalksLikeSkip(t, `${url}&search=keyset`)).toEqual(ids);
+    // A movement of another bank account is no row of this list, nor one the amount filter leaves out.
+    const other = await imported([{ operationDate: "2026-03-05", amount: "1.00", concepts: ["OTRA"] }]);
+    await expectUnknownCursorRefused(t, url, other.movements[0]!.id);
+    await expectUnknownCursorRefused(t, `${url}&min_amount=0`, movements[3]!.id);
+  });
+});
 
 describe("reconcile and unreconcile", () => {
   it("records the receipt's payment (Dr 572 net, Dr 626 fees, Cr 430) and undoes it", async () => {

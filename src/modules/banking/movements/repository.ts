@@ -1,7 +1,9 @@
-import { and, asc, count, eq, gte, ilike, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gte, ilike, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
-import { paginate } from "../../../platform/db/paginate.js";
+import { type Page, paginateBounded } from "../../../platform/db/paginate.js";
+import { insertUnnest, pgArray } from "../../../platform/db/sql.js";
 import { likePattern } from "../../../platform/http/pagination.js";
+import { uuidv7 } from "../../../platform/ids.js";
 import {
   bankMovementSuggestions,
   bankMovements,
@@ -16,7 +18,6 @@ export type ReconciliationInsert = typeof bankReconciliations.$inferInsert;
 export type SuggestionRow = typeof bankMovementSuggestions.$inferSelect;
 
 const CHUNK = 5_000;
-const INSERT_CHUNK = 2_000;
 
 export interface MovementFilter {
   scope?: SQL;
@@ -29,9 +30,26 @@ export interface MovementFilter {
   search?: string;
   limit: number;
   offset: number;
+  /** Keyset cursor: the id of the last movement of the previous page (one matching the filters). */
+  after?: string;
 }
 
-export function listMovements(db: Db, f: MovementFilter) {
+/**
+ * The page continues after the cursor movement in (operation date, id), read from the
+ * (company, operation date, id) index; null when it is not a movement of the filtered list.
+ */
+async function movementCursor(db: Db, f: MovementFilter, where: SQL | undefined) {
+  if (!f.after) return undefined;
+  const [c] = await db
+    .select({ operationDate: bankMovements.operationDate, id: bankMovements.id })
+    .from(bankMovements)
+    .where(and(eq(bankMovements.id, f.after), where));
+  if (!c) return null;
+  return sql`(${bankMovements.operationDate}, ${bankMovements.id}) > (${c.operationDate}::date, ${c.id}::uuid)`;
+}
+
+/** A page of movements by operation date, or null when `after` names no movement of the list. */
+export async function listMovements(db: Db, f: MovementFilter): Promise<Page<MovementRow> | null> {
   const pattern = f.search ? likePattern(f.search) : undefined;
   const where = and(
     f.scope,
@@ -50,15 +68,19 @@ export function listMovements(db: Db, f: MovementFilter) {
         )
       : undefined,
   );
-  return paginate(
+  const cursor = await movementCursor(db, f, where);
+  if (cursor === null) return null;
+  return paginateBounded(
+    db,
     db
       .select()
       .from(bankMovements)
-      .where(where)
+      .where(and(where, cursor))
       .orderBy(asc(bankMovements.operationDate), asc(bankMovements.id))
       .limit(f.limit)
       .offset(f.offset),
-    db.select({ total: count() }).from(bankMovements).where(where),
+    bankMovements,
+    where,
   );
 }
 
@@ -122,8 +144,18 @@ export async function replaceSuggestions(
         .set({ estado: "pendiente" })
         .where(and(inArray(bankMovements.id, without), eq(bankMovements.estado, "sugerido")));
   }
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await db.insert(bankMovementSuggestions).values(rows.slice(i, i + INSERT_CHUNK));
+  await insertSuggestions(db, rows);
+}
+
+/** Suggestions, 10,000 per INSERT ... SELECT FROM unnest (one array parameter per column). */
+export async function insertSuggestions(db: Db, rows: NewSuggestion[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 10_000) {
+    const chunk = rows.slice(i, i + 10_000);
+    await db.execute(sql`
+      insert into ${bankMovementSuggestions} (movement_id, due_id, target, score)
+      select * from unnest(${pgArray(chunk.map((r) => r.movementId))}::uuid[],
+        ${pgArray(chunk.map((r) => r.dueId))}::uuid[], ${pgArray(chunk.map((r) => r.target))}::text[],
+        ${pgArray(chunk.map((r) => String(r.score)))}::int[])`);
   }
 }
 
@@ -152,6 +184,36 @@ export async function liveReconciliationsOf(db: Db, movementIds: string[]): Prom
 export async function insertReconciliation(db: Db, row: ReconciliationInsert): Promise<ReconciliationRow> {
   const [created] = await db.insert(bankReconciliations).values(row).returning();
   return created!;
+}
+
+/** Many reconciliations as INSERT ... SELECT FROM unnest (10,000 per statement). */
+export async function insertReconciliations(db: Db, rows: ReconciliationInsert[]): Promise<void> {
+  const col = (name: string, type: string, pick: (r: ReconciliationInsert) => string | null | undefined) => ({
+    name,
+    type,
+    values: rows.map((r) => pick(r) ?? null),
+  });
+  await insertUnnest(db, "bank_reconciliations", [
+    col("id", "uuid", (r) => r.id ?? uuidv7()),
+    col("company_id", "uuid", (r) => r.companyId),
+    col("movement_id", "uuid", (r) => r.movementId),
+    col("target", "text", (r) => r.target),
+    col("due_id", "uuid", (r) => r.dueId),
+    col("payment_id", "uuid", (r) => r.paymentId),
+    col("entry_id", "uuid", (r) => r.entryId),
+    col("amount", "numeric", (r) => r.amount),
+    col("fees", "numeric", (r) => r.fees),
+    col("origin", "text", (r) => r.origin),
+    col("created_by", "uuid", (r) => r.createdBy),
+  ]);
+}
+
+export async function setMovementsState(db: Db, ids: string[], estado: MovementState): Promise<void> {
+  for (let i = 0; i < ids.length; i += CHUNK)
+    await db
+      .update(bankMovements)
+      .set({ estado })
+      .where(inArray(bankMovements.id, ids.slice(i, i + CHUNK)));
 }
 
 export async function markReconciliationUndone(db: Db, id: string, undoneBy: string): Promise<void> {

@@ -23,18 +23,20 @@ export const movementRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "banking:leer" },
       schema: {
         tags,
+        operationId: "listBankMovements",
         summary: "List bank movements with their suggestions",
         description:
           "By operation date. status: pendiente (nothing found), sugerido (candidates scoring 50+), conciliado, " +
           "ignorado. Each open movement carries its suggestions, rescored against what is open now, with the " +
-          "reasons of each score; a reconciled one carries its reconciliation.",
+          "reasons of each score; a reconciled one carries its reconciliation. Deep pages: pass `after` (the last " +
+          "id of the previous page) instead of a large skip. total is exact up to 10,000 movements (total_is_estimate).",
         querystring: movementListQuery,
         response: { 200: movementPage },
       },
     },
     async (request) => {
       const q = request.query;
-      const { rows, total } = await movements.listMovements(ctxOf(request), {
+      const { rows, total, totalIsEstimate } = await movements.listMovements(ctxOf(request), {
         companyId: q.company_id,
         status: q.status,
         bankAccountId: q.bank_account_id,
@@ -45,8 +47,15 @@ export const movementRoutes: FastifyPluginAsyncZod = async (app) => {
         search: q.search,
         limit: q.limit,
         offset: q.skip,
+        after: q.after,
       });
-      return { data: rows.map(toMovementOut), total, skip: q.skip, limit: q.limit };
+      return {
+        data: rows.map(toMovementOut),
+        total,
+        total_is_estimate: totalIsEstimate,
+        skip: q.skip,
+        limit: q.limit,
+      };
     },
   );
 
@@ -56,6 +65,7 @@ export const movementRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "banking:leer" },
       schema: {
         tags,
+        operationId: "getBankMovement",
         summary: "A bank movement with its suggestions or reconciliation",
         params: idParams,
         response: { 200: movementOut, ...errorResponses(404) },
@@ -70,6 +80,7 @@ export const movementRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "banking:editar" },
       schema: {
         tags,
+        operationId: "reconcileBankMovement",
         summary: "Reconcile a movement with a receipt, a supplier payment or a ledger entry",
         description:
           "receipt / payment: records the payment through treasury (its entry: Dr 572 net, Dr 626 fees, Cr 430; " +
@@ -92,6 +103,7 @@ export const movementRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "banking:editar" },
       schema: {
         tags,
+        operationId: "unreconcileBankMovement",
         summary: "Undo a movement's reconciliation (or take an ignored movement back)",
         description:
           "A payment the reconciliation recorded is undone by treasury (its entry reversed); a linked entry is " +
@@ -109,6 +121,7 @@ export const movementRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "banking:editar" },
       schema: {
         tags,
+        operationId: "ignoreBankMovement",
         summary: "Ignore a movement (nothing to reconcile it with)",
         description: "Only pendiente and sugerido movements (409 otherwise); unreconcile takes it back.",
         params: idParams,
@@ -124,6 +137,7 @@ export const movementRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "banking:editar" },
       schema: {
         tags,
+        operationId: "autoMatchBankMovements",
         summary: "Match every open movement and reconcile the unique 85+ matches",
         description:
           "Scores every pendiente and sugerido movement of the company (or of one bank account) against its open " +

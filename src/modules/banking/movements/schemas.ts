@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { iso, isoOrNull } from "../../../platform/dates.js";
-import { apiListQuery, apiPage, queryDate } from "../../../platform/http/pagination.js";
+import {
+  afterCursorQuery,
+  apiBoundedPage,
+  apiListQuery,
+  queryDate,
+} from "../../../platform/http/pagination.js";
 import { moneyInput, moneyOutput, nonNegative } from "../../../platform/money.js";
 import { POINTS } from "../matching.js";
 import { MOVEMENT_STATES, RECONCILIATION_TARGETS } from "../tables.js";
@@ -69,7 +74,7 @@ export const movementOut = z.object({
   reconciliation: reconciliationOut.nullable(),
   created_at: z.string(),
 });
-export const movementPage = apiPage(movementOut);
+export const movementPage = apiBoundedPage(movementOut);
 
 export const movementListQuery = apiListQuery.omit({ include_inactive: true }).extend({
   company_id: z.uuid().optional(),
@@ -80,6 +85,7 @@ export const movementListQuery = apiListQuery.omit({ include_inactive: true }).e
   min_amount: moneyInput.optional().describe("Signed amount at least this"),
   max_amount: moneyInput.optional().describe("Signed amount at most this"),
   search: z.string().trim().max(200).optional().describe("Text in the concepts, references or document"),
+  after: afterCursorQuery,
 });
 
 export const reconcileBody = z.object({

@@ -1,11 +1,20 @@
 import { assertCompanyVisible, companyFilter } from "../../../platform/auth/company-scope.js";
 import { violatedConstraint } from "../../../platform/db/sql.js";
 import { type AuthedCtx, inCtxTransaction } from "../../../platform/http/context.js";
-import { AppError, BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
+import { BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
+import { unknownCursorError } from "../../../platform/http/pagination.js";
 import { dec, toMoney } from "../../../platform/money.js";
 import { getEntry } from "../../accounting/index.js";
 import { resolveCompanyForWrite } from "../../companies/index.js";
-import { getBankAccount, listOpenDues, type OpenDue, payDue, undoPayment } from "../../treasury/index.js";
+import {
+  getBankAccount,
+  listOpenDues,
+  listOpenDuesForMatching,
+  type OpenDue,
+  payDue,
+  payDues,
+  undoPayment,
+} from "../../treasury/index.js";
 import {
   indexDues,
   type MatchDue,
@@ -46,6 +55,8 @@ export interface MovementListFilters {
   search?: string;
   limit: number;
   offset: number;
+  /** Keyset cursor: the id of the last movement of the previous page. */
+  after?: string;
 }
 
 /** Texts worth matching: concepts, then the document and references unless they are only zeros. */
@@ -90,8 +101,9 @@ async function openDuesOf(ctx: AuthedCtx, companyId: string, dueIds?: string[]) 
  * transaction when there is one.
  */
 export async function refreshSuggestions(ctx: AuthedCtx, companyId: string, movements: MovementRow[]) {
-  const dues = await openDuesOf(ctx, companyId);
-  const suggestions = suggestAll(movements.map(toMatchMovement), [...dues.values()].map(toMatchDue));
+  const open = await listOpenDuesForMatching(ctx, companyId);
+  const dues = new Map(open.map((d) => [d.id, d]));
+  const suggestions = suggestAll(movements.map(toMatchMovement), open);
   const rows = [...suggestions].flatMap(([movementId, list]) =>
     list.map((s) => ({ movementId, dueId: s.dueId, target: s.target, score: s.score })),
   );
@@ -101,6 +113,20 @@ export async function refreshSuggestions(ctx: AuthedCtx, companyId: string, move
     rows,
   );
   return { suggestions, dues };
+}
+
+/**
+ * The matcher's suggestions for movements not saved yet (an import): nothing is written, the
+ * caller saves each movement sugerido or pendiente with its suggestions.
+ */
+export async function suggestionsForNew(ctx: AuthedCtx, companyId: string, movements: MovementRow[]) {
+  const suggestions = suggestAll(
+    movements.map(toMatchMovement),
+    await listOpenDuesForMatching(ctx, companyId),
+  );
+  return [...suggestions].flatMap(([movementId, list]) =>
+    list.map((s) => ({ movementId, dueId: s.dueId, target: s.target, score: s.score })),
+  );
 }
 
 /** Each movement with its live suggestions (kept candidates rescored against what is open now). */
@@ -156,8 +182,14 @@ export async function listMovements(ctx: AuthedCtx, f: MovementListFilters) {
     search: f.search,
     limit: f.limit,
     offset: f.offset,
+    after: f.after,
   });
-  return { rows: await viewsOf(ctx, page.rows), total: page.total };
+  if (!page) throw unknownCursorError("bank movement");
+  return {
+    rows: await viewsOf(ctx, page.rows),
+    total: page.total,
+    totalIsEstimate: page.totalIsEstimate ?? false,
+  };
 }
 
 async function visibleMovement(ctx: AuthedCtx, id: string, lock = false): Promise<MovementRow> {
@@ -350,8 +382,8 @@ export interface AutoMatchResult {
 /**
  * Matches every open movement of a company (or of one bank account) against its open dues, keeps
  * the suggestions, and reconciles the movements whose only 85+ candidate is a due no other
- * movement claims. Each reconciliation runs in a savepoint: one that fails (a due paid meanwhile,
- * an amount over what is open) is reported and the rest go on.
+ * movement claims. The payments go to treasury as one batch (payDues): one it refuses (a due paid
+ * meanwhile, an amount over what is open, a closed year) is reported and the rest go on.
  */
 export async function autoMatch(ctx: AuthedCtx, input: AutoMatchInput): Promise<AutoMatchResult> {
   let companyId: string;
@@ -379,26 +411,62 @@ export async function autoMatch(ctx: AuthedCtx, input: AutoMatchInput): Promise<
       ambiguous: highCandidates - picks.length,
       failed: [],
     };
-    for (const { movementId, suggestion } of picks) {
+    // One batch through treasury: a pick it refuses (a due paid meanwhile, an amount over what is
+    // open, a closed year) is reported and leaves no trace; the rest are recorded together.
+    const planned = picks.map(({ movementId, suggestion }) => {
       const movement = byId.get(movementId)!;
       const due = dues.get(suggestion.dueId)!;
-      try {
-        const done = await inCtxTransaction(tx, (sp) =>
-          reconcileWithDue(sp, movement, { id: due.id, direction: due.direction }, "0.00", "auto"),
-        );
-        result.applied.push({
-          movementId,
-          target: suggestion.target,
-          dueId: due.id,
-          documentCode: due.documentCode,
-          score: suggestion.score,
-          ...done,
-        });
-      } catch (err) {
-        if (!(err instanceof AppError) || err.status >= 500) throw err;
-        result.failed.push({ movementId, dueId: due.id, reason: err.message });
+      const amount = toMoney(
+        due.direction === "sale" ? dec(movement.amount) : dec(movement.amount).negated(),
+      );
+      return { movement, due, suggestion, amount };
+    });
+    const outcomes = await payDues(
+      tx,
+      planned.map(({ movement, due, amount }) => ({
+        dueId: due.id,
+        date: movement.operationDate,
+        amount,
+        bankAccountId: movement.bankAccountId,
+        fees: "0.00",
+        bankMovementId: movement.id,
+      })),
+    );
+    const reconciliations: repo.ReconciliationInsert[] = [];
+    planned.forEach(({ movement, due, suggestion, amount }, n) => {
+      const outcome = outcomes[n]!;
+      if ("error" in outcome) {
+        result.failed.push({ movementId: movement.id, dueId: due.id, reason: outcome.error.message });
+        return;
       }
-    }
+      reconciliations.push({
+        companyId: movement.companyId,
+        movementId: movement.id,
+        target: suggestion.target,
+        dueId: due.id,
+        paymentId: outcome.paymentId,
+        entryId: outcome.entryId,
+        amount,
+        fees: "0.00",
+        origin: "auto",
+        createdBy: tx.actor.userId,
+      });
+      result.applied.push({
+        movementId: movement.id,
+        target: suggestion.target,
+        dueId: due.id,
+        documentCode: due.documentCode,
+        score: suggestion.score,
+        paymentId: outcome.paymentId,
+        entryId: outcome.entryId,
+      });
+    });
+    await repo.insertReconciliations(tx.db, reconciliations);
+    await repo.setMovementsState(
+      tx.db,
+      reconciliations.map((r) => r.movementId),
+      "conciliado",
+    );
     return result;
   });
 }

@@ -7,7 +7,7 @@ import { errorResponses, noContent } from "../../../platform/http/errors.js";
 import { readSingleUpload } from "../../../platform/http/uploads.js";
 import { idParams } from "../../../platform/ids.js";
 import type { FileStorage } from "../../../platform/storage.js";
-import type { DocumentRoutesOptions } from "../engine/routes.js";
+import { type DocumentRoutesOptions, operationNoun } from "../engine/routes.js";
 import { attachmentOut, attachmentParams, toAttachmentOut } from "./schemas.js";
 import * as attachments from "./service.js";
 
@@ -26,6 +26,7 @@ export function registerAttachmentRoutes(
       config: { permission: `${o.module}:leer` },
       schema: {
         tags,
+        operationId: `list${operationNoun(o)}Attachments`,
         summary: `Files attached to a ${o.noun}`,
         description: "Oldest first, with each file's size and SHA-256.",
         params: idParams,
@@ -39,9 +40,13 @@ export function registerAttachmentRoutes(
   r.post(
     "/:id/attachments",
     {
-      config: { permission: `${o.module}:crear` },
+      config: {
+        permission: `${o.module}:crear`,
+        upload: { file: "The supplier's file: pdf, png, jpeg, xml or csv" },
+      },
       schema: {
         tags,
+        operationId: `upload${operationNoun(o)}Attachment`,
         summary: `Attach a file (the supplier's PDF or XML) to a ${o.noun}`,
         description:
           "multipart/form-data with one part `file`: pdf, xml (Facturae), png, jpeg or csv; the extension and " +
@@ -71,6 +76,7 @@ export function registerAttachmentRoutes(
       config: { permission: `${o.module}:leer` },
       schema: {
         tags,
+        operationId: `download${operationNoun(o)}Attachment`,
         summary: "Download an attachment (its original name and content type)",
         params: attachmentParams,
         produces: ["application/pdf", "application/xml", "image/png", "image/jpeg", "text/csv"],
@@ -100,6 +106,7 @@ export function registerAttachmentRoutes(
       config: { permission: `${o.module}:eliminar` },
       schema: {
         tags,
+        operationId: `delete${operationNoun(o)}Attachment`,
         summary: "Delete an attachment and its file",
         description: "Not once the invoice is booked (approved or issued): 409.",
         params: attachmentParams,

@@ -2,12 +2,13 @@ import { canSeeCompany, companyFilter } from "../../../platform/auth/company-sco
 import { today } from "../../../platform/dates.js";
 import { type AuthedCtx, inCtxTransaction } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
+import { unknownCursorError } from "../../../platform/http/pagination.js";
 import { uuidv7 } from "../../../platform/ids.js";
 import { Dec, dec, toMoney } from "../../../platform/money.js";
 import { type Direction, documentDues } from "../tables.js";
 import * as repo from "./repository.js";
 
-export type { AgingRow, DueStatusFilter, DueView } from "./repository.js";
+export type { AgingRow, DueForMatching, DueStatusFilter, DueView } from "./repository.js";
 
 /**
  * The instalments of finalized invoices (customer receipts, supplier payments due) for treasury:
@@ -29,14 +30,18 @@ export interface DueListFilters {
   search?: string;
   limit: number;
   offset: number;
+  /** Keyset cursor: the id of the last due of the previous page. */
+  after?: string;
 }
 
-export function listDues(ctx: AuthedCtx, f: DueListFilters) {
-  return repo.listDues(ctx.db, {
+export async function listDues(ctx: AuthedCtx, f: DueListFilters) {
+  const page = await repo.listDues(ctx.db, {
     ...f,
     scope: companyFilter(ctx.actor, documentDues.companyId, f.companyId),
     today: today(),
   });
+  if (!page) throw unknownCursorError(dueName(f.direction).toLowerCase());
+  return page;
 }
 
 /**
@@ -65,6 +70,28 @@ export async function getDue(
  */
 export async function addDuePayment(ctx: AuthedCtx, due: repo.DueView, delta: string): Promise<void> {
   await repo.addToPaid(ctx.db, due.id, due.documentId, toMoney(delta));
+}
+
+/** Every open due (receipts and supplier payments) of a company the caller sees, for bank matching. */
+export async function openDuesForMatching(ctx: AuthedCtx, companyId: string) {
+  if (!canSeeCompany(ctx.actor, companyId)) throw new NotFoundError("Company");
+  return repo.openDuesForMatching(ctx.db, companyId);
+}
+
+/** Several dues the caller may see (the others left out), locked in id order when `lock`. */
+export async function getDues(ctx: AuthedCtx, ids: string[], opts: { lock?: boolean } = {}) {
+  return (await repo.findDues(ctx.db, ids, opts.lock)).filter((d) => canSeeCompany(ctx.actor, d.companyId));
+}
+
+/** addDuePayment for many payments at once (the caller holds the dues, see getDues). */
+export async function addDuePayments(
+  ctx: AuthedCtx,
+  items: Array<{ due: repo.DueView; delta: string }>,
+): Promise<void> {
+  await repo.addToPaidMany(
+    ctx.db,
+    items.map(({ due, delta }) => ({ dueId: due.id, documentId: due.documentId, delta: toMoney(delta) })),
+  );
 }
 
 function assertUnpaid(due: repo.DueView, action: string) {

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, gte, ilike, inArray, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, ilike, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
-import { paginate } from "../../../platform/db/paginate.js";
+import { type Page, paginateBounded } from "../../../platform/db/paginate.js";
 import { queryOne } from "../../../platform/db/sql.js";
 import { likePattern } from "../../../platform/http/pagination.js";
 import { normalizeTaxIdInput } from "../../../platform/tax-id.js";
@@ -335,6 +335,8 @@ export interface DocumentListFilter {
   search?: string;
   limit: number;
   offset: number;
+  /** Keyset cursor: the id of the last document of the previous page (one matching the filters). */
+  after?: string;
 }
 
 const fullyPaid = sql`(case when ${documents.total} >= 0 then ${documents.paidAmount} >= ${documents.total}
@@ -368,8 +370,9 @@ function searchCondition(text: string) {
   );
 }
 
-export function listDocuments(db: Db, f: DocumentListFilter) {
-  const where = and(
+/** Conditions on `documents` alone (the series as a subquery), so the count stays a single-table scan. */
+function documentConditions(db: Db, f: DocumentListFilter) {
+  return and(
     f.scope,
     eq(documents.direction, f.direction),
     eq(documents.kind, f.kind),
@@ -378,24 +381,52 @@ export function listDocuments(db: Db, f: DocumentListFilter) {
     f.dateFrom ? gte(documents.issueDate, f.dateFrom) : undefined,
     f.dateTo ? lte(documents.issueDate, f.dateTo) : undefined,
     f.contactId ? eq(documents.contactId, f.contactId) : undefined,
-    f.seriesCode ? eq(documentSeries.code, f.seriesCode) : undefined,
+    f.seriesCode
+      ? inArray(
+          documents.seriesId,
+          db
+            .select({ id: documentSeries.id })
+            .from(documentSeries)
+            .where(eq(documentSeries.code, f.seriesCode)),
+        )
+      : undefined,
     f.search ? searchCondition(f.search) : undefined,
   );
-  return paginate(
+}
+
+/**
+ * Newest first: the page continues after the cursor document in (issue date, id) descending, read
+ * from the (company, direction, kind, issue date, id) index. null when the cursor is not a document
+ * of the same filtered list.
+ */
+async function documentCursor(db: Db, f: DocumentListFilter, where: SQL | undefined) {
+  if (!f.after) return undefined;
+  const [c] = await db
+    .select({ issueDate: documents.issueDate, id: documents.id })
+    .from(documents)
+    .where(and(eq(documents.id, f.after), where));
+  if (!c) return null;
+  return sql`(${documents.issueDate}, ${documents.id}) < (${c.issueDate}::date, ${c.id}::uuid)`;
+}
+
+/** A page of document headers, or null when `after` names no document of the filtered list. */
+export async function listDocuments(db: Db, f: DocumentListFilter): Promise<Page<DocumentHeader> | null> {
+  const where = documentConditions(db, f);
+  const cursor = await documentCursor(db, f, where);
+  if (cursor === null) return null;
+  return paginateBounded(
+    db,
     db
       .select(headerColumns)
       .from(documents)
       .innerJoin(documentSeries, eq(documentSeries.id, documents.seriesId))
-      .where(where)
+      .where(and(where, cursor))
       .orderBy(desc(documents.issueDate), desc(documents.id))
       .limit(f.limit)
       .offset(f.offset)
       .then((rows) => rows.map(toHeader)),
-    db
-      .select({ total: count() })
-      .from(documents)
-      .innerJoin(documentSeries, eq(documentSeries.id, documents.seriesId))
-      .where(where),
+    documents,
+    where,
   );
 }
 

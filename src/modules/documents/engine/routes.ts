@@ -46,6 +46,12 @@ export interface DocumentRoutesOptions {
   editableWhen: string;
 }
 
+const pascal = (words: string) => words.replace(/(?:^|[_ ])(\w)/g, (_m, c: string) => c.toUpperCase());
+
+/** The noun of a kind in operationIds: SalesInvoice, PurchaseDeliveryNote... */
+export const operationNoun = (o: Pick<DocumentRoutesOptions, "direction" | "kind">) =>
+  `${o.direction === "sale" ? "Sales" : "Purchase"}${pascal(o.kind)}`;
+
 export function registerDocumentRoutes(app: FastifyInstance, o: DocumentRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const scope = { direction: o.direction, kind: o.kind };
@@ -64,18 +70,27 @@ export function registerDocumentRoutes(app: FastifyInstance, o: DocumentRoutesOp
       config: { permission: `${o.module}:leer` },
       schema: {
         tags,
+        operationId: `list${operationNoun(o)}s`,
         summary: `List ${o.noun}s`,
-        description: "Newest date first. search: part of the code, the contact's name or tax id.",
+        description:
+          "Newest date first. search: part of the code, the contact's name or tax id. Deep pages: pass `after` " +
+          "(the last id of the previous page) instead of a large skip. total is exact up to 10,000 documents " +
+          "(total_is_estimate).",
         querystring: documentListQuery(o.direction, { invoices }),
         response: { 200: documentPage(o.direction) },
       },
     },
     async (request) => {
       const q = request.query as Record<string, unknown>;
-      const { rows, total } = await listDocuments(ctxOf(request), scope, fromListQuery(o.direction, q));
+      const { rows, total, totalIsEstimate } = await listDocuments(
+        ctxOf(request),
+        scope,
+        fromListQuery(o.direction, q),
+      );
       return {
         data: rows.map((d) => toDocumentSummaryOut(o.direction, d)),
         total,
+        total_is_estimate: totalIsEstimate,
         skip: q.skip as number,
         limit: q.limit as number,
       };
@@ -88,6 +103,7 @@ export function registerDocumentRoutes(app: FastifyInstance, o: DocumentRoutesOp
       config: { permission: `${o.module}:crear` },
       schema: {
         tags,
+        operationId: `create${operationNoun(o)}`,
         summary: `Create a ${o.noun}`,
         description:
           "Totals are computed by the server (rounding per tax group). Tax codes come from GET /api/taxes; " +
@@ -108,6 +124,7 @@ export function registerDocumentRoutes(app: FastifyInstance, o: DocumentRoutesOp
       config: { permission: `${o.module}:leer` },
       schema: {
         tags,
+        operationId: `get${operationNoun(o)}`,
         summary: `${o.noun[0].toUpperCase()}${o.noun.slice(1)} with its lines, taxes and dues`,
         params: idParams,
         response: { 200: out, ...errorResponses(404) },
@@ -122,6 +139,7 @@ export function registerDocumentRoutes(app: FastifyInstance, o: DocumentRoutesOp
       config: { permission: `${o.module}:editar` },
       schema: {
         tags,
+        operationId: `update${operationNoun(o)}`,
         summary: `Update a ${o.noun} (${o.editableWhen})`,
         description:
           "Fields left out stay as they are; lines, when given, replace the lines (keep one by its id).",
@@ -147,6 +165,7 @@ export function registerDocumentRoutes(app: FastifyInstance, o: DocumentRoutesOp
       config: { permission: `${o.module}:eliminar` },
       schema: {
         tags,
+        operationId: `delete${operationNoun(o)}`,
         summary: `Delete a ${o.noun} (${o.editableWhen}, without later documents)`,
         params: idParams,
         response: { ...noContent, ...errorResponses(404, 409) },
@@ -164,6 +183,7 @@ export function registerDocumentRoutes(app: FastifyInstance, o: DocumentRoutesOp
       config: { permission: `${o.module}:leer` },
       schema: {
         tags,
+        operationId: `get${operationNoun(o)}Pdf`,
         summary: `The ${o.noun} as a PDF`,
         params: idParams,
         produces: ["application/pdf"],
@@ -190,6 +210,7 @@ export function registerStateRoute(app: FastifyInstance, o: DocumentRoutesOption
       config: { permission: `${o.module}:editar` },
       schema: {
         tags: [o.tag],
+        operationId: `set${operationNoun(o)}State`,
         summary: `Change the state of a ${o.noun}`,
         description:
           "borrador <-> abierto, rechazado, cancelado (and reopening). parcial and convertido follow conversions; " +
@@ -251,6 +272,7 @@ export function registerConversionRoute(
       config: { permission: `${o.module}:crear` },
       schema: {
         tags: [o.tag],
+        operationId: `convert${operationNoun(o)}To${pascal(o.to)}`,
         summary: `Convert a ${o.noun} into a ${o.toNoun}`,
         description:
           "Whole, or the quantities given per line (at most what remains of each: more is a 409). The source " +

@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { iso } from "../../../platform/dates.js";
-import { apiListQuery, apiPage, queryBoolean, queryDate } from "../../../platform/http/pagination.js";
+import {
+  afterCursorQuery,
+  apiBoundedPage,
+  apiListQuery,
+  queryBoolean,
+  queryDate,
+} from "../../../platform/http/pagination.js";
 import { moneyOutput, percentInput, toMoney } from "../../../platform/money.js";
 import { TAX_REGIMES } from "../../clients/index.js";
 import { type Direction, DOCUMENT_KINDS, DOCUMENT_STATES, type DocumentState } from "../tables.js";
@@ -401,6 +407,7 @@ export function documentListQuery(
       .regex(/^[A-Z0-9]{1,4}$/)
       .optional(),
     search: z.string().trim().max(200).optional().describe("Part of the code, the contact's name or tax id"),
+    after: afterCursorQuery,
   });
 }
 
@@ -419,7 +426,8 @@ export function fromListQuery(direction: Direction, q: Record<string, unknown>) 
     search: q.search as string | undefined,
     limit: q.limit as number,
     offset: q.skip as number,
+    after: q.after as string | undefined,
   };
 }
 
-export const documentPage = (direction: Direction) => apiPage(documentSummaryOut(direction));
+export const documentPage = (direction: Direction) => apiBoundedPage(documentSummaryOut(direction));

@@ -5,6 +5,7 @@ import type { Db } from "../../../platform/db/client.js";
 import { violatedConstraint } from "../../../platform/db/sql.js";
 import { type AuthedCtx, inCtxTransaction } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
+import { unknownCursorError } from "../../../platform/http/pagination.js";
 import { uuidv7 } from "../../../platform/ids.js";
 import { dec } from "../../../platform/money.js";
 import { findAgentOfCompany } from "../../agents/index.js";
@@ -135,6 +136,8 @@ export interface DocumentListFilters {
   search?: string;
   limit: number;
   offset: number;
+  /** Keyset cursor: the id of the last document of the previous page. */
+  after?: string;
 }
 
 /** A page of documents (headers) with the payment status of invoices. */
@@ -153,9 +156,12 @@ export async function listDocuments(ctx: AuthedCtx, scope: DocumentScope, f: Doc
     search: f.search,
     limit: f.limit,
     offset: f.offset,
+    after: f.after,
   });
+  if (!page) throw unknownCursorError(KIND_NAMES[scope.kind].toLowerCase());
+  const totals = { total: page.total, totalIsEstimate: page.totalIsEstimate ?? false };
   if (scope.kind !== "invoice")
-    return { rows: page.rows.map((r) => ({ ...r, paymentStatus: null })), total: page.total };
+    return { rows: page.rows.map((r) => ({ ...r, paymentStatus: null })), ...totals };
   const dues = await repo.openDueDates(
     ctx.db,
     page.rows.map((r) => r.id),
@@ -169,7 +175,7 @@ export async function listDocuments(ctx: AuthedCtx, scope: DocumentScope, f: Doc
         false,
       ),
     })),
-    total: page.total,
+    ...totals,
   };
 }
 

@@ -29,6 +29,7 @@ export const paymentTermRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "authenticated" },
       schema: {
         tags,
+        operationId: "listPaymentTerms",
         summary: "List payment terms",
         description: "Any signed-in caller sees the payment terms of the companies it may see.",
         querystring: paymentTermListQuery,
@@ -54,6 +55,7 @@ export const paymentTermRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "authenticated" },
       schema: {
         tags,
+        operationId: "getPaymentTerm",
         summary: "Payment term detail",
         params: idParams,
         response: { 200: paymentTermOut, ...errorResponses(404) },
@@ -68,6 +70,7 @@ export const paymentTermRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "companies:editar" },
       schema: {
         tags,
+        operationId: "createPaymentTerm",
         summary: "Create a payment term",
         description: RULES,
         body: paymentTermCreateBody,
@@ -94,6 +97,7 @@ export const paymentTermRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "companies:editar" },
       schema: {
         tags,
+        operationId: "updatePaymentTerm",
         summary: "Update a payment term",
         description: `${RULES} Issued documents keep their instalments: a change applies to later ones.`,
         params: idParams,

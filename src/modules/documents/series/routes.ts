@@ -23,6 +23,7 @@ export const seriesRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "authenticated" },
       schema: {
         tags,
+        operationId: "listSeries",
         summary: "List document series",
         description: "Any signed-in caller sees the series of the companies it may see.",
         querystring: seriesListQuery,
@@ -49,6 +50,7 @@ export const seriesRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "authenticated" },
       schema: {
         tags,
+        operationId: "getSeries",
         summary: "Document series detail",
         params: idParams,
         response: { 200: seriesOut, ...errorResponses(404) },
@@ -63,6 +65,7 @@ export const seriesRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "companies:editar" },
       schema: {
         tags,
+        operationId: "createSeries",
         summary: "Create a document series",
         body: seriesCreateBody,
         response: { 201: seriesOut, ...errorResponses(404, 409) },
@@ -87,6 +90,7 @@ export const seriesRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "companies:editar" },
       schema: {
         tags,
+        operationId: "updateSeries",
         summary: "Update a document series",
         description:
           "name and is_active can always change; code and kind only while no document uses the series " +

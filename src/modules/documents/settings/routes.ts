@@ -20,6 +20,7 @@ export const documentSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "authenticated" },
       schema: {
         tags,
+        operationId: "getDocumentSettings",
         summary: "A company's document settings",
         description:
           "Tax regime, automatic posting and the default ledger accounts of its invoices. Any " +
@@ -38,6 +39,7 @@ export const documentSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "companies:editar" },
       schema: {
         tags,
+        operationId: "updateDocumentSettings",
         summary: "Change a company's document settings",
         description:
           "Only the fields sent change. Accounts are PGC account codes of 3 or 4 digits: sales and " +

@@ -28,6 +28,7 @@ export const taxRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "authenticated" },
       schema: {
         tags,
+        operationId: "listTaxCodes",
         summary: "List tax codes (VAT and IRPF)",
         description: "Any signed-in caller sees the tax codes of the companies it may see.",
         querystring: taxCodeListQuery,
@@ -54,6 +55,7 @@ export const taxRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "authenticated" },
       schema: {
         tags,
+        operationId: "getTaxCode",
         summary: "Tax code detail",
         params: idParams,
         response: { 200: taxCodeOut, ...errorResponses(404) },
@@ -68,6 +70,7 @@ export const taxRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "companies:editar" },
       schema: {
         tags,
+        operationId: "createTaxCode",
         summary: "Create a tax code",
         description: RULES,
         body: taxCodeCreateBody,
@@ -94,6 +97,7 @@ export const taxRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "companies:editar" },
       schema: {
         tags,
+        operationId: "updateTaxCode",
         summary: "Update a tax code",
         description:
           `${RULES} Once a document line uses the code only name and is_active can change (409 ` +

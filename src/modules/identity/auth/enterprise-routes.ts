@@ -14,6 +14,7 @@ export const enterpriseAuthRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> 
       config: { auth: "public", credentials: "jwt" },
       schema: {
         tags,
+        operationId: "login",
         summary: "Log in with e-mail and password",
         body: loginBody,
         response: { 200: tokenPairOut, ...errorResponses(401, 429) },
@@ -33,6 +34,7 @@ export const enterpriseAuthRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> 
       config: { auth: "public", credentials: "jwt" },
       schema: {
         tags,
+        operationId: "refreshTokens",
         summary: "Exchange a refresh token for a new pair (the old one is spent)",
         body: refreshBody,
         response: { 200: tokenPairOut, ...errorResponses(401, 409) },
@@ -46,6 +48,7 @@ export const enterpriseAuthRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> 
       config: { auth: "authenticated", credentials: "jwt" },
       schema: {
         tags,
+        operationId: "logout",
         summary: "Log out: the access token and the session's refresh tokens stop working",
         body: logoutBody,
         response: { ...noContent },

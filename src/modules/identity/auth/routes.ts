@@ -22,6 +22,7 @@ export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
       config: { auth: "public" },
       schema: {
         tags,
+        operationId: "login",
         summary: "Log in with e-mail and password",
         description:
           "Wrong e-mail or password and inactive users all get the same 401. 5 failures in 15 minutes -> 429.",
@@ -44,6 +45,7 @@ export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
       config: { auth: "public" },
       schema: {
         tags,
+        operationId: "refreshTokens",
         summary: "Exchange a refresh token for a new pair",
         description: "The refresh token is spent; presenting it again revokes the whole session.",
         body: refreshBody,
@@ -59,6 +61,7 @@ export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
       config: { auth: "authenticated" },
       schema: {
         tags,
+        operationId: "logout",
         summary: "Log out: the access token and the session's refresh tokens stop working",
         body: logoutBody,
         response: { ...noContent },
@@ -76,6 +79,7 @@ export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
       config: { auth: "authenticated" },
       schema: {
         tags,
+        operationId: "logoutAllSessions",
         summary: "Revoke every token of the caller, on every device",
         response: { ...noContent },
       },
@@ -93,6 +97,7 @@ export const authRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
       config: { permission: "admin:auditar" },
       schema: {
         tags,
+        operationId: "listLoginAttempts",
         summary: "Login attempts, newest first",
         querystring: loginAuditQuery,
         response: { 200: loginAuditPage },

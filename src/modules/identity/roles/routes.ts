@@ -28,6 +28,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "roles:leer" },
       schema: {
         tags,
+        operationId: "listRoles",
         summary: "List roles",
         querystring: roleListQuery,
         response: { 200: rolePage },
@@ -50,6 +51,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "roles:leer" },
       schema: {
         tags,
+        operationId: "getRole",
         summary: "Role detail with its permissions",
         params: idParams,
         response: { 200: roleOut, ...errorResponses(404) },
@@ -64,6 +66,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "roles:crear" },
       schema: {
         tags,
+        operationId: "createRole",
         summary: "Create a role",
         body: roleBody,
         response: { 201: roleOut, ...errorResponses(409) },
@@ -79,6 +82,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "roles:editar" },
       schema: {
         tags,
+        operationId: "updateRole",
         summary: "Edit a role",
         params: idParams,
         body: roleUpdateBody,
@@ -94,6 +98,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "roles:eliminar" },
       schema: {
         tags,
+        operationId: "deleteRole",
         summary: "Delete a role (409 while users hold it; the built-in admin role can't be deleted)",
         params: idParams,
         response: { ...noContent, ...errorResponses(404, 409) },
@@ -111,6 +116,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "roles:leer" },
       schema: {
         tags,
+        operationId: "listRolePermissions",
         summary: "Permissions of a role",
         params: idParams,
         response: { 200: z.array(permissionOut), ...errorResponses(404) },
@@ -126,6 +132,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "roles:editar" },
       schema: {
         tags,
+        operationId: "addRolePermission",
         summary: "Add a permission to a role, by permission_id or by modulo and accion",
         params: idParams,
         body: addPermissionBody,
@@ -144,6 +151,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "roles:editar" },
       schema: {
         tags,
+        operationId: "removeRolePermission",
         summary: "Remove a permission from a role",
         params: rolePermissionParams,
         response: { ...noContent, ...errorResponses(404, 409) },
@@ -161,6 +169,7 @@ export const roleRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "roles:leer" },
       schema: {
         tags,
+        operationId: "listPermissions",
         summary: "The permission catalog",
         response: { 200: z.array(permissionOut) },
       },

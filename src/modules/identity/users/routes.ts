@@ -28,6 +28,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
       config: { auth: "authenticated" },
       schema: {
         tags,
+        operationId: "getCurrentUser",
         summary: "The authenticated user, with roles and effective permissions",
         response: { 200: meOut },
       },
@@ -44,6 +45,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
       config: { auth: "authenticated" },
       schema: {
         tags,
+        operationId: "changeOwnPassword",
         summary: "Change the caller's password (other sessions are logged out)",
         body: passwordChangeBody,
         response: { ...noContent },
@@ -61,6 +63,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
       config: { permission: "usuarios:leer" },
       schema: {
         tags,
+        operationId: "listUsers",
         summary: "List users",
         querystring: userListQuery,
         response: { 200: userPage },
@@ -85,6 +88,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
       config: { permission: "usuarios:leer" },
       schema: {
         tags,
+        operationId: "getUser",
         summary: "User detail",
         params: idParams,
         response: { 200: userOut, ...errorResponses(404) },
@@ -99,6 +103,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
       config: { permission: "usuarios:crear" },
       schema: {
         tags,
+        operationId: "createUser",
         summary: "Create a user",
         body: userCreateBody,
         response: { 201: userOut, ...errorResponses(409) },
@@ -116,6 +121,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
       config: { permission: "usuarios:editar" },
       schema: {
         tags,
+        operationId: "updateUser",
         summary: "Update a user (deactivating or setting a password revokes the user's tokens)",
         params: idParams,
         body: userUpdateBody,
@@ -132,6 +138,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
       config: { permission: "usuarios:eliminar" },
       schema: {
         tags,
+        operationId: "deactivateUser",
         summary: "Deactivate a user and revoke its tokens (the last active administrator can't be)",
         params: idParams,
         response: { ...noContent, ...errorResponses(404, 409) },
@@ -149,6 +156,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
       config: { permission: "usuarios:editar" },
       schema: {
         tags,
+        operationId: "revokeUserTokens",
         summary: "Revoke every token of a user",
         params: idParams,
         response: { ...noContent, ...errorResponses(404) },
@@ -168,6 +176,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
       config: { permission: "usuarios:editar" },
       schema: {
         tags,
+        operationId: "assignUserRole",
         summary: "Assign a role to a user",
         params: idParams,
         body: assignRoleBody,
@@ -184,6 +193,7 @@ export const userRoutesV1: FastifyPluginAsyncZod<{ auth: AuthService }> = async 
       config: { permission: "usuarios:editar" },
       schema: {
         tags,
+        operationId: "removeUserRole",
         summary: "Remove a role from a user",
         params: userRoleParams,
         response: { ...noContent, ...errorResponses(404, 409) },

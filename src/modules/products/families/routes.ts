@@ -24,6 +24,7 @@ export const familyRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "products:leer" },
       schema: {
         tags,
+        operationId: "listProductFamilies",
         summary: "List product families",
         querystring: familyListQuery,
         response: { 200: familyPage },
@@ -48,6 +49,7 @@ export const familyRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "products:leer" },
       schema: {
         tags,
+        operationId: "getProductFamily",
         summary: "Product family detail",
         params: idParams,
         response: { 200: familyOut, ...errorResponses(404) },
@@ -62,6 +64,7 @@ export const familyRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "products:crear" },
       schema: {
         tags,
+        operationId: "createProductFamily",
         summary: "Create a product family",
         body: familyCreateBody,
         response: { 201: familyOut, ...errorResponses(404, 409) },
@@ -79,6 +82,7 @@ export const familyRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "products:editar" },
       schema: {
         tags,
+        operationId: "updateProductFamily",
         summary: "Update a product family (a new code carries over to its products)",
         params: idParams,
         body: familyUpdateBody,

@@ -23,6 +23,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "products:leer" },
       schema: {
         tags,
+        operationId: "listProducts",
         summary: "List products",
         description: "Search matches the reference and the description.",
         querystring: productListQuery,
@@ -49,6 +50,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "products:leer" },
       schema: {
         tags,
+        operationId: "getProduct",
         summary: "Product detail",
         params: idParams,
         response: { 200: productOut, ...errorResponses(404) },
@@ -63,6 +65,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "products:crear" },
       schema: {
         tags,
+        operationId: "createProduct",
         summary: "Create a product",
         body: productCreateBody,
         response: { 201: productOut, ...errorResponses(404, 409) },
@@ -80,6 +83,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "products:editar" },
       schema: {
         tags,
+        operationId: "updateProduct",
         summary: "Update a product",
         params: idParams,
         body: productUpdateBody,
@@ -98,6 +102,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "products:eliminar" },
       schema: {
         tags,
+        operationId: "deactivateProduct",
         summary: "Deactivate a product",
         params: idParams,
         response: { ...noContent, ...errorResponses(404) },

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, inArray, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
 import { paginate } from "../../../platform/db/paginate.js";
 import { queryRows } from "../../../platform/db/sql.js";
@@ -12,6 +12,8 @@ export interface ActivityFilter {
   budgetId?: string;
   estado?: ActivityState;
   search?: string;
+  /** The caller's company scope (budget-access.ts). */
+  scope?: SQL;
   limit: number;
   offset: number;
 }
@@ -19,6 +21,7 @@ export interface ActivityFilter {
 export function listActivityRows(db: Db, f: ActivityFilter) {
   const where = and(
     f.budgetId ? eq(activities.budgetId, f.budgetId) : undefined,
+    f.scope,
     f.estado ? eq(activities.estado, f.estado) : undefined,
     f.search
       ? or(ilike(activities.code, likePattern(f.search)), ilike(activities.name, likePattern(f.search)))

@@ -24,6 +24,7 @@ export const activityRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "activities:leer" },
       schema: {
         tags,
+        operationId: "listActivities",
         summary: "List activities with their planned and earned value",
         querystring: activityListQuery,
         response: { 200: activityPage },
@@ -48,6 +49,7 @@ export const activityRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "activities:leer" },
       schema: {
         tags,
+        operationId: "getActivity",
         summary: "Activity detail",
         params: activityParams,
         response: { 200: activityOut, ...errorResponses(404) },
@@ -62,6 +64,7 @@ export const activityRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "activities:crear" },
       schema: {
         tags,
+        operationId: "createActivity",
         summary: "Create an activity of a budget",
         body: activityCreateBody,
         response: { 201: activityOut, ...errorResponses(404, 409) },
@@ -83,6 +86,7 @@ export const activityRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "activities:editar" },
       schema: {
         tags,
+        operationId: "updateActivity",
         summary: "Update an activity (budget_item_ids, when sent, replaces the links)",
         params: activityParams,
         body: activityUpdateBody,
@@ -101,6 +105,7 @@ export const activityRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "activities:eliminar" },
       schema: {
         tags,
+        operationId: "deleteActivity",
         summary: "Delete an activity",
         params: activityParams,
         response: { ...noContent, ...errorResponses(404, 409) },
@@ -118,6 +123,7 @@ export const activityRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "activities:editar" },
       schema: {
         tags,
+        operationId: "setActivityState",
         summary: "Change the state: pendiente -> en_curso -> completada; completada -> en_curso reopens",
         params: activityParams,
         body: activityEstadoBody,

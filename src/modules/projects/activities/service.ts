@@ -4,9 +4,9 @@ import type { Ctx } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
 import { dec, toMoney } from "../../../platform/money.js";
 import { userExists } from "../../identity/index.js";
-import { loadBudgetForWrite } from "../budget-access.js";
+import { assertBudgetVisible, loadBudgetForWrite, visibleBudgetsCondition } from "../budget-access.js";
 import { itemsByIds } from "../items/repository.js";
-import type { ActivityState } from "../tables.js";
+import { type ActivityState, activities } from "../tables.js";
 import {
   type ActivityFilter,
   type ActivityRow,
@@ -124,18 +124,21 @@ function activityColumns(input: ActivityInput): Partial<NewActivityRow> {
 }
 
 export async function listActivities(ctx: Ctx, filter: ActivityFilter) {
-  const { rows, total } = await listActivityRows(ctx.db, filter);
+  const scope = visibleBudgetsCondition(ctx.actor, activities.budgetId);
+  const { rows, total } = await listActivityRows(ctx.db, { ...filter, scope });
   return { rows: await views(ctx.db, rows), total };
 }
 
 export async function getActivity(ctx: Ctx, id: string): Promise<ActivityView> {
-  const [view] = await views(ctx.db, [await requireActivity(ctx.db, id)]);
+  const activity = await requireActivity(ctx.db, id);
+  await assertBudgetVisible(ctx.db, activity.budgetId, ctx.actor, "Activity");
+  const [view] = await views(ctx.db, [activity]);
   return view;
 }
 
 export async function createActivity(ctx: Ctx, input: NewActivity): Promise<ActivityView> {
   const id = await inTransaction(ctx.db, async (tx) => {
-    await loadBudgetForWrite(tx, input.budgetId);
+    await loadBudgetForWrite(tx, input.budgetId, ctx.actor);
     await assertCodeFree(tx, input.budgetId, input.code);
     await assertUserExists(tx, input.responsibleUserId);
     const itemIds = await budgetItemIds(tx, input.budgetId, input.budgetItemIds ?? []);
@@ -154,7 +157,7 @@ export async function createActivity(ctx: Ctx, input: NewActivity): Promise<Acti
 export async function updateActivity(ctx: Ctx, id: string, input: ActivityInput): Promise<ActivityView> {
   await inTransaction(ctx.db, async (tx) => {
     const current = await requireActivity(tx, id);
-    await loadBudgetForWrite(tx, current.budgetId);
+    await loadBudgetForWrite(tx, current.budgetId, ctx.actor);
     if (input.code !== undefined && input.code !== current.code)
       await assertCodeFree(tx, current.budgetId, input.code, id);
     await assertUserExists(tx, input.responsibleUserId);
@@ -177,7 +180,7 @@ export async function updateActivity(ctx: Ctx, id: string, input: ActivityInput)
 export async function deleteActivity(ctx: Ctx, id: string): Promise<void> {
   await inTransaction(ctx.db, async (tx) => {
     const current = await requireActivity(tx, id);
-    await loadBudgetForWrite(tx, current.budgetId);
+    await loadBudgetForWrite(tx, current.budgetId, ctx.actor);
     await deleteActivityRow(tx, id);
   });
 }
@@ -189,7 +192,7 @@ export async function deleteActivity(ctx: Ctx, id: string): Promise<void> {
 export async function changeActivityEstado(ctx: Ctx, id: string, to: ActivityState): Promise<ActivityView> {
   await inTransaction(ctx.db, async (tx) => {
     const current = await requireActivity(tx, id);
-    await loadBudgetForWrite(tx, current.budgetId);
+    await loadBudgetForWrite(tx, current.budgetId, ctx.actor);
     const allowed = allowedActivityTransitions(current.estado);
     if (!allowed.includes(to)) {
       throw new ConflictError(

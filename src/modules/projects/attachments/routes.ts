@@ -18,6 +18,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> =
       config: { permission: "accounting:leer" },
       schema: {
         tags,
+        operationId: "listCostEntryAttachments",
         summary: "Attachments of a cost entry",
         params: idParams,
         response: { 200: z.array(attachmentOut), ...errorResponses(404) },
@@ -30,9 +31,13 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> =
   app.post(
     "/accounting/:id/attachments",
     {
-      config: { permission: "accounting:crear" },
+      config: {
+        permission: "accounting:crear",
+        upload: { file: "The document: pdf, png, jpeg, xml or csv" },
+      },
       schema: {
         tags,
+        operationId: "uploadCostEntryAttachment",
         summary: "Attach a file to a cost entry",
         description:
           "multipart/form-data with one part `file`: pdf, png, jpeg, xml or csv (extension and content are " +
@@ -55,6 +60,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> =
       config: { permission: "accounting:leer" },
       schema: {
         tags,
+        operationId: "downloadCostEntryAttachment",
         summary: "Download an attachment (its original name and content type)",
         params: attachmentParams,
         produces: ["application/pdf", "image/png", "image/jpeg", "application/xml", "text/csv"],
@@ -83,6 +89,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> =
       config: { permission: "accounting:eliminar" },
       schema: {
         tags,
+        operationId: "deleteCostEntryAttachment",
         summary: "Delete an attachment and its file",
         params: attachmentParams,
         response: { ...noContent, ...errorResponses(404, 409) },

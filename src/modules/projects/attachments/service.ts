@@ -33,7 +33,7 @@ export async function addAttachment(
   let stored: StoredFile | undefined;
   try {
     return await inTransaction(ctx.db, async (tx) => {
-      await loadBudgetForWrite(tx, entry.budgetId);
+      await loadBudgetForWrite(tx, entry.budgetId, ctx.actor);
       stored = await storage.save(upload.content);
       return repo.insertAttachment(tx, {
         costEntryId,
@@ -80,7 +80,7 @@ export async function removeAttachment(
 ) {
   const key = await inCtxTransaction(ctx, async (txCtx) => {
     const entry = await getCostEntry(txCtx, costEntryId);
-    await loadBudgetForWrite(txCtx.db, entry.budgetId);
+    await loadBudgetForWrite(txCtx.db, entry.budgetId, ctx.actor);
     const storageKey = await repo.deleteAttachment(txCtx.db, costEntryId, attachmentId);
     if (!storageKey) throw new NotFoundError("Attachment");
     return storageKey;

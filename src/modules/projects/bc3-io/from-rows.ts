@@ -36,7 +36,7 @@ export function bc3FromTree(
           })),
       decomposition: chapter
         ? []
-        : (tree.decomposition.get(row.id) ?? []).map((d) => ({
+        : (tree.decomposition.get(row.conceptId) ?? []).map((d) => ({
             type: d.type,
             code: d.code,
             unit: d.unit,
@@ -47,10 +47,25 @@ export function bc3FromTree(
       children: children.map(toNode),
     };
   };
+  const decimals = budget.decimals ?? {};
   return {
     code: budget.code,
     name: budget.name,
     charset,
+    coefficients: {
+      indirectPct: budget.indirectCostsPct,
+      overheadsPct: budget.overheadsPct,
+      profitPct: budget.profitPct,
+      discountPct: budget.discountPct,
+      vatPct: budget.vatPct,
+      decimals: {
+        quantity: decimals.quantity ?? 3,
+        yield: decimals.yield ?? 6,
+        line: decimals.line ?? 4,
+        price: decimals.price ?? 4,
+        amount: decimals.amount ?? 2,
+      },
+    },
     root: { code: budget.code, summary: budget.name, children: nest(tree.items).map(toNode) },
   };
 }

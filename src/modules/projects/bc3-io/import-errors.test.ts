@@ -65,7 +65,7 @@ describe("malformed BC3 files", () => {
   it("reports a file without ~V or root, an unknown charset and an empty file", async () => {
     const cases: [Buffer, string][] = [
       [bc3(["~C|X1|m|Partida|1|"]), "line 1"],
-      [bc3(["~V|SOFT|FIEBDC-3/2016|Prog||UTF8||", "~C|R##||Raíz|0|"]), "line 1"],
+      [bc3(["~V|SOFT|FIEBDC-3/2016|Prog||KOI8-R||", "~C|R##||Raíz|0|"]), "line 1"],
       [bc3(["", "~V|SOFT|FIEBDC-3/2016|Prog||ANSI||", "~C|X1|m|Partida|1|"]), "line 1"],
       [Buffer.alloc(0), "line 1"],
     ];

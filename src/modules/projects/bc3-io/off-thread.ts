@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import type { NewTreeNode } from "../items/bulk.js";
-import { type PreparedImport, prepareImport } from "./prepare.js";
+import type { NewConcept, NewTreeNode } from "../items/bulk.js";
+import { type ImportHead, type PreparedImport, prepareImport } from "./prepare.js";
 
 /**
  * Files up to this size are prepared on the main thread: a few thousand items take a few
@@ -44,14 +44,16 @@ function release(): void {
 
 type WorkerMessage =
   | { type: "invalid"; errors: Extract<PreparedImport, { ok: false }>["errors"] }
-  | { type: "head"; code: string; name: string; total: number }
+  | { type: "head"; head: ImportHead }
+  | { type: "concepts"; concepts: NewConcept[] }
   | { type: "nodes"; nodes: NewTreeNode[] }
   | { type: "done" };
 
 function prepareInWorker(file: Buffer, budgetId: string): Promise<PreparedImport> {
   return new Promise((resolve, reject) => {
     const worker = startWorker({ file, budgetId });
-    let head: { code: string; name: string } | undefined;
+    let head: ImportHead | undefined;
+    const concepts: NewConcept[] = [];
     const nodes: NewTreeNode[] = [];
     let settled = false;
     const settle = (outcome: () => void) => {
@@ -61,11 +63,12 @@ function prepareInWorker(file: Buffer, budgetId: string): Promise<PreparedImport
     };
     worker.on("message", (message: WorkerMessage) => {
       if (message.type === "invalid") settle(() => resolve({ ok: false, errors: message.errors }));
-      else if (message.type === "head") head = { code: message.code, name: message.name };
+      else if (message.type === "head") head = message.head;
+      else if (message.type === "concepts") for (const c of message.concepts) concepts.push(c);
       else if (message.type === "nodes") for (const node of message.nodes) nodes.push(node);
       else if (head) {
         const done = head;
-        settle(() => resolve({ ok: true, ...done, nodes }));
+        settle(() => resolve({ ok: true, ...done, tree: { concepts, nodes } }));
       }
     });
     worker.on("error", (err) => settle(() => reject(err)));

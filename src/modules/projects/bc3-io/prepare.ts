@@ -1,13 +1,23 @@
 import type { FieldError } from "../../../platform/http/errors.js";
 import { parseBc3 } from "../bc3/parse.js";
-import type { NewTreeNode } from "../items/bulk.js";
+import type { Bc3Charset, Bc3Coefficients, Bc3LineError } from "../bc3/types.js";
+import type { NewTree } from "../items/bulk.js";
 import { MAX_ITEM_DEPTH } from "../items/schemas.js";
-import { treeFromBc3 } from "./to-rows.js";
+import { type ImportCounts, treeFromBc3 } from "./to-rows.js";
 
-/** A BC3 file made ready to insert: the root's code and name and the rows, or every problem found. */
-export type PreparedImport =
-  | { ok: true; code: string; name: string; nodes: NewTreeNode[] }
-  | { ok: false; errors: FieldError[] };
+/** Everything an import learns from the file besides its rows. */
+export interface ImportHead {
+  code: string;
+  name: string;
+  charset: Bc3Charset;
+  coefficients: Bc3Coefficients;
+  declaredPrice: string | null;
+  warnings: Bc3LineError[];
+  counts: ImportCounts;
+}
+
+/** A BC3 file made ready to insert: its head and rows, or every problem found. */
+export type PreparedImport = ({ ok: true; tree: NewTree } & ImportHead) | { ok: false; errors: FieldError[] };
 
 /**
  * Parses a BC3 file and turns its tree into the rows of budget `budgetId`: all the CPU work of an
@@ -18,7 +28,18 @@ export function prepareImport(file: Buffer, budgetId: string): PreparedImport {
   if (!parsed.ok) {
     return { ok: false, errors: parsed.errors.map((e) => ({ path: `line ${e.line}`, message: e.message })) };
   }
-  const tree = treeFromBc3(parsed.budget, budgetId);
-  if (!tree.ok) return tree;
-  return { ok: true, code: parsed.budget.code, name: parsed.budget.name, nodes: tree.nodes };
+  const b = parsed.budget;
+  const rows = treeFromBc3(b, budgetId);
+  if (!rows.ok) return rows;
+  return {
+    ok: true,
+    code: b.code,
+    name: b.name,
+    charset: b.charset,
+    coefficients: b.coefficients as Bc3Coefficients,
+    declaredPrice: b.declaredPrice ?? null,
+    warnings: b.warnings ?? [],
+    counts: rows.counts,
+    tree: rows.tree,
+  };
 }

@@ -84,8 +84,8 @@ function sampleBudget(code: string): Bc3Budget {
               summary: "Tabique de ladrillo, pingüino y cañón",
               longText: "Fábrica de ladrillo cerámico hueco doble; recibido con mortero M-7,5.",
               quantity: "25.300",
-              // Not the decomposition's sum (17.205): the file's price is what the import keeps.
-              unitPrice: "23.1775",
+              // The decomposition's sum: 9.0675 + 4.0275 + 3.96 + 0.15 (FIEBDC-3: it prevails over ~C).
+              unitPrice: "17.2050",
               decomposition: [
                 {
                   type: "labour",
@@ -205,18 +205,30 @@ describe("BC3 import and export round trip", () => {
     const res = await api("POST", "/api/v1/budgets/import-bc3", multipartFile(writeBc3(source)));
     expect(res.statusCode).toBe(201);
     const budget = res.json();
-    // (24.3 + 8.64 + 8.1 - 1.68) x 12.3456 = 485.92 ; 7 x 18.5 = 129.50 ; 25.3 x 23.1775 = 586.39 ;
+    // (24.3 + 8.64 + 8.1 - 1.68) x 12.3456 = 485.92 ; 7 x 18.5 = 129.50 ; 25.3 x 17.205 = 435.29 ;
     // 120.5 x 6.4 = 771.20
     expect(budget).toMatchObject({
       code: source.code,
       name: source.name,
       estado: "borrador",
-      pem: "1973.01",
+      pem: "1821.91",
+    });
+    expect(budget.import).toMatchObject({
+      concepts: 8, // the placed ones; components live in their decomposition lines
+      placements: 8,
+      measurement_lines: 5,
+      texts: 3,
+      declared_total: "1821.91",
+      imported_total: "1821.91",
+      difference: "0.00",
     });
     const stored = await storedTree(budget.id);
     expect(stored).toMatchObject(source.root.children.map(expected));
+    // The same root code again: the next free suffix, and the answer says so.
     const again = await api("POST", "/api/v1/budgets/import-bc3", multipartFile(writeBc3(source)));
-    expect(again.statusCode).toBe(409);
+    expect(again.statusCode).toBe(201);
+    expect(again.json().code).toBe(`${source.code}-2`);
+    expect(again.json().import).toMatchObject({ root_code: source.code, budget_code: `${source.code}-2` });
   });
 
   for (const charset of ["ANSI", "850", "437"] as const) {
@@ -241,29 +253,4 @@ describe("BC3 import and export round trip", () => {
       expect(await storedTree(target.id)).toEqual(await storedTree(original.id));
     });
   }
-
-  it("gives a code placed twice in the file a suffix, since codes are unique in a budget", async () => {
-    const code = uniqueCode("DUP");
-    const file = [
-      "~V|SOFT|FIEBDC-3/2016|Prog||ANSI||",
-      "~K|\\2\\2\\3\\2\\2\\2\\2\\EUR\\|0|",
-      `~C|${code}##||Partida repetida|0|`,
-      `~D|${code}##|C1#\\1\\1\\C2#\\1\\1\\|`,
-      "~C|C1#||Planta 1|0|",
-      "~C|C2#||Planta 2|0|",
-      "~D|C1#|E1\\1\\2\\|",
-      "~D|C2#|E1\\1\\3\\|",
-      "~C|E1|m2|Solado|10|",
-    ].join("\r\n");
-    const res = await api("POST", "/api/v1/budgets/import-bc3", multipartFile(Buffer.from(file, "latin1")));
-    expect(res.statusCode).toBe(201);
-    expect(res.json().pem).toBe("50.00");
-    const flat = (await api("GET", `/api/v1/budget-items?budget_id=${res.json().id}`)).json();
-    expect(flat.data.map((i: { code: string; quantity: string | null }) => [i.code, i.quantity])).toEqual([
-      ["C1", null],
-      ["E1", "2.000"],
-      ["C2", null],
-      ["E1-2", "3.000"],
-    ]);
-  });
 });

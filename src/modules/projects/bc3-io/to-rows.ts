@@ -3,68 +3,84 @@ import { uuidv7 } from "../../../platform/ids.js";
 import { toQuantity, toUnitPrice } from "../../../platform/money.js";
 import type { Bc3Budget, Bc3Node } from "../bc3/types.js";
 import { itemAmount } from "../items/arithmetic.js";
-import type { NewTreeNode } from "../items/bulk.js";
+import type { NewConcept, NewTree, NewTreeNode } from "../items/bulk.js";
 import { MAX_ITEM_DEPTH } from "../items/schemas.js";
 
-/** A code placed again elsewhere in the tree gets "-2", "-3"... (codes are unique within a budget). */
-function uniqueCodes() {
-  const used = new Set<string>();
-  return (code: string): string => {
-    let candidate = code;
-    for (let n = 2; used.has(candidate); n++) candidate = `${code}-${n}`;
-    used.add(candidate);
-    return candidate;
-  };
+/** What an import read, for its report. */
+export interface ImportCounts {
+  concepts: number;
+  placements: number;
+  measurementLines: number;
+  texts: number;
+  /** Sum of the items' amounts (quantity x price, each to cents). */
+  importedTotal: string;
 }
 
-function toTreeNode(
+/**
+ * One concept per code (the parser gives every placement of a code the same ~C data, so the
+ * first placement describes it); a code placed again becomes another placement of the same concept.
+ */
+function conceptFor(concepts: Map<string, NewConcept>, node: Bc3Node, budgetId: string): NewConcept {
+  const known = concepts.get(node.code);
+  if (known) return known;
+  const chapter = node.kind === "chapter";
+  const concept: NewConcept = {
+    row: {
+      id: uuidv7(),
+      budgetId,
+      kind: node.kind,
+      code: node.code,
+      unit: node.unit,
+      summary: node.summary,
+      longText: node.longText,
+      // A chapter's amount is the sum of its children: its own BC3 price is not kept.
+      unitPrice: chapter ? "0" : toUnitPrice(node.unitPrice),
+    },
+    decomposition: chapter ? [] : node.decomposition.map((d) => ({ ...d })),
+  };
+  concepts.set(node.code, concept);
+  return concept;
+}
+
+function placement(
   node: Bc3Node,
-  id: string,
-  budgetId: string,
-  parentId: string | null,
+  concept: NewConcept,
+  ids: { id: string; budgetId: string; parentId: string | null },
   position: number,
-  code: string,
 ): NewTreeNode {
   const base = {
-    id,
-    budgetId,
-    parentId,
+    ...ids,
+    conceptId: concept.row.id,
     kind: node.kind,
-    code,
+    code: node.code,
     position,
     unit: node.unit,
     summary: node.summary,
     longText: node.longText,
   };
   if (node.kind === "chapter") {
-    // A chapter's amount is the sum of its children: its own BC3 price and quantity are not kept.
-    return {
-      row: { ...base, quantity: "0", unitPrice: "0", amount: "0" },
-      measurements: [],
-      decomposition: [],
-    };
+    return { row: { ...base, quantity: "0", unitPrice: "0", amount: "0" }, measurements: [] };
   }
   const quantity = toQuantity(node.quantity);
-  // The file's price is kept even when it differs from its decomposition's sum (percentage components
-  // such as "%CI" costes indirectos are priced by the authoring program, not by yield x price).
-  const unitPrice = toUnitPrice(node.unitPrice);
+  const unitPrice = concept.row.unitPrice as string;
   return {
     row: { ...base, quantity, unitPrice, amount: itemAmount(quantity, unitPrice) },
     measurements: node.measurements.map((m) => ({ ...m })),
-    decomposition: node.decomposition.map((d) => ({ ...d })),
   };
 }
 
 /**
- * The rows of a parsed BC3 tree for `budgetId`, parents before children, or the problems that prevent
- * storing it (reported like parser errors, at line 1 since they concern the whole tree).
+ * The rows of a parsed BC3 tree for `budgetId`: its concepts, then its placements parents first;
+ * or the problems that prevent storing it (reported like parser errors, at line 1).
  */
 export function treeFromBc3(
   bc3: Bc3Budget,
   budgetId: string,
-): { ok: true; nodes: NewTreeNode[] } | { ok: false; errors: FieldError[] } {
+): { ok: true; tree: NewTree; counts: ImportCounts } | { ok: false; errors: FieldError[] } {
   const nodes: NewTreeNode[] = [];
-  const codeFor = uniqueCodes();
+  const concepts = new Map<string, NewConcept>();
+  let total = 0n;
+  let measurementLines = 0;
   const stack: { node: Bc3Node; parentId: string | null; position: number; depth: number }[] =
     bc3.root.children.map((node, position) => ({ node, parentId: null, position, depth: 1 })).reverse();
   while (stack.length > 0) {
@@ -76,10 +92,30 @@ export function treeFromBc3(
       };
     }
     const id = uuidv7();
-    nodes.push(toTreeNode(node, id, budgetId, parentId, position, codeFor(node.code)));
+    const placed = placement(
+      node,
+      conceptFor(concepts, node, budgetId),
+      { id, budgetId, parentId },
+      position,
+    );
+    nodes.push(placed);
+    measurementLines += placed.measurements.length;
+    if (node.kind === "item") total += BigInt((placed.row.amount as string).replace(".", ""));
     for (let i = node.children.length - 1; i >= 0; i--) {
       stack.push({ node: node.children[i], parentId: id, position: i, depth: depth + 1 });
     }
   }
-  return { ok: true, nodes };
+  const cents = total < 0n ? -total : total;
+  const importedTotal = `${total < 0n ? "-" : ""}${cents / 100n}.${String(cents % 100n).padStart(2, "0")}`;
+  return {
+    ok: true,
+    tree: { concepts: [...concepts.values()], nodes },
+    counts: {
+      concepts: concepts.size,
+      placements: nodes.length,
+      measurementLines,
+      texts: bc3.texts ?? 0,
+      importedTotal,
+    },
+  };
 }

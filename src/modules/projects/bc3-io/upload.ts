@@ -8,3 +8,12 @@ import { readSingleUpload } from "../../../platform/http/uploads.js";
 export async function readUploadedFile(request: FastifyRequest, field = "file"): Promise<Buffer> {
   return (await readSingleUpload(request, field)).content;
 }
+
+/** The file and the text fields sent beside it. */
+export async function readUploadWithFields(
+  request: FastifyRequest,
+  field = "file",
+): Promise<{ file: Buffer; fields: Record<string, string> }> {
+  const upload = await readSingleUpload(request, field);
+  return { file: upload.content, fields: upload.fields };
+}

@@ -14,9 +14,13 @@ if (port) {
   if (!result.ok) {
     port.postMessage({ type: "invalid", errors: result.errors });
   } else {
-    port.postMessage({ type: "head", code: result.code, name: result.name, total: result.nodes.length });
-    for (let i = 0; i < result.nodes.length; i += CHUNK_NODES) {
-      port.postMessage({ type: "nodes", nodes: result.nodes.slice(i, i + CHUNK_NODES) });
+    const { ok: _ok, tree, ...head } = result;
+    port.postMessage({ type: "head", head });
+    for (let i = 0; i < tree.concepts.length; i += CHUNK_NODES) {
+      port.postMessage({ type: "concepts", concepts: tree.concepts.slice(i, i + CHUNK_NODES) });
+    }
+    for (let i = 0; i < tree.nodes.length; i += CHUNK_NODES) {
+      port.postMessage({ type: "nodes", nodes: tree.nodes.slice(i, i + CHUNK_NODES) });
     }
     port.postMessage({ type: "done" });
   }

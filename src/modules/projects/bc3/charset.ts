@@ -1,7 +1,12 @@
 import iconv from "iconv-lite";
 import type { Bc3Charset } from "./types.js";
 
-const ENCODINGS: Record<Bc3Charset, string> = { "850": "cp850", "437": "cp437", ANSI: "win1252" };
+const ENCODINGS: Record<Bc3Charset, string> = {
+  "850": "cp850",
+  "437": "cp437",
+  ANSI: "win1252",
+  "UTF-8": "utf8",
+};
 
 export interface CharsetDetection {
   /** Charset declared by the ~V record; "850" when the field is empty (FIEBDC-3 default). */
@@ -48,7 +53,26 @@ export function charsetFromLabel(label: string): Bc3Charset | null {
   if (upper === "" || upper === "850") return "850";
   if (upper === "437") return "437";
   if (upper === "ANSI") return "ANSI";
+  if (upper === "UTF-8" || upper === "UTF8") return "UTF-8";
   return null;
+}
+
+/**
+ * True when the bytes hold at least one multi-byte UTF-8 sequence and no invalid one: text in a
+ * single-byte code page (accented letters alone, 0x80-0xFF) practically never passes this.
+ */
+export function looksLikeUtf8(buf: Buffer): boolean {
+  let multiByte = false;
+  for (let i = 0; i < buf.length; i++) {
+    const b = buf[i];
+    if (b < 0x80) continue;
+    const extra = b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+    if (extra < 0 || i + extra >= buf.length) return false;
+    for (let k = 1; k <= extra; k++) if ((buf[i + k] & 0xc0) !== 0x80) return false;
+    i += extra;
+    multiByte = true;
+  }
+  return multiByte;
 }
 
 export const decodeBc3 = (buf: Buffer, charset: Bc3Charset): string => iconv.decode(buf, ENCODINGS[charset]);

@@ -12,6 +12,8 @@ export interface Concept {
   summary: string;
   /** Validated decimal text, "0" when blank. */
   price: string;
+  /** False when the ~C price field is blank. */
+  priceGiven: boolean;
   type: DecompositionType;
   line: number;
 }
@@ -39,8 +41,16 @@ export interface MeasureEntry {
   lines: Bc3Measurement[];
 }
 
+/** ~K | DN\DD\DS\DR\DI\DP\DC\DM\DIVISA | CI\GG\BI\BAJA\IVA | DRC\DC\DRO\DFS\DRS\DFO\DUO\DI\DES\DN\DD\DS\DIVISA | */
+export interface CoefficientsRecord {
+  line: number;
+  /** Subfields of each field, "" when blank. */
+  fields: string[][];
+}
+
 export interface Collected {
   errors: Bc3LineError[];
+  coefficients: CoefficientsRecord | null;
   concepts: Map<string, Concept>;
   decomps: Map<string, Decomposition>;
   measures: MeasureEntry[];
@@ -90,6 +100,7 @@ export function isBc3Date(text: string): boolean {
 export function collect(records: Bc3Record[]): Collected {
   const ctx: Collected = {
     errors: [],
+    coefficients: null,
     concepts: new Map(),
     decomps: new Map(),
     measures: [],
@@ -111,9 +122,11 @@ export function collect(records: Bc3Record[]): Collected {
   };
 
   /** A unit price the budget can store: NUMERIC(18,4), so 14 integer digits and 4 decimals. */
-  const unitPrice = (sub: Bc3Sub | undefined, code: string): string => {
+  const unitPrice = (sub: Bc3Sub | undefined, code: string, chapter: boolean): string => {
     const text = num(sub, () => `price of ${code}`);
     if (text === null || !sub) return "0";
+    // A chapter's or the root's price is only compared with what it holds, never stored.
+    if (chapter) return text;
     const [int, frac = ""] = text.replace(/^[+-]/, "").split(".");
     if (frac.length > 4) error(sub.line, `price of ${code} has more than 4 decimals: "${text}"`);
     else if (int.replace(/^0+/, "").length > 14)
@@ -135,7 +148,8 @@ export function collect(records: Bc3Record[]): Collected {
       hashes,
       unit: oneLine(unit),
       summary: oneLine(summary),
-      price: unitPrice(price?.subs[0], code),
+      price: unitPrice(price?.subs[0], code, hashes > 0),
+      priceGiven: (price?.subs[0]?.text ?? "") !== "",
       type: TYPES[type?.subs[0]?.text ?? ""] ?? "other",
       line: rec.line,
     });
@@ -204,8 +218,10 @@ export function collect(records: Bc3Record[]): Collected {
     else if (rec.type === "T") {
       const code = splitCode(rec.fields[0]?.subs[0]?.text ?? "").code;
       if (code !== "") ctx.texts.set(code, (rec.fields[1]?.raw ?? "").trim());
+    } else if (rec.type === "K") {
+      ctx.coefficients = { line: rec.line, fields: rec.fields.map((f) => f.subs.map((sub) => sub.text)) };
     }
-    // ~V is read by detectCharset; ~K and any other record type are ignored.
+    // ~V is read by detectCharset; any other record type is ignored.
   }
   return ctx;
 }

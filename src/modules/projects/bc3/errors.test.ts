@@ -43,8 +43,8 @@ describe("parseBc3 on malformed files", () => {
   });
 
   it("reports an unknown charset at the line of the ~V record", () => {
-    const file = [BASE[1], "~V|X|FIEBDC-3/2016|Test||UTF-8||", ...BASE.slice(2)];
-    expect(errorsOf(file)).toEqual([{ line: 2, message: 'unknown charset "UTF-8"' }]);
+    const file = [BASE[1], "~V|X|FIEBDC-3/2016|Test||KOI8-R||", ...BASE.slice(2)];
+    expect(errorsOf(file)).toEqual([{ line: 2, message: 'unknown charset "KOI8-R"' }]);
   });
 
   it("reports a missing root concept", () => {
@@ -99,7 +99,7 @@ describe("parseBc3 on malformed files", () => {
 
   it("reports every error of a file, sorted by line", () => {
     const file = [...BASE, "~D|I1|A#\\1\\1\\|"];
-    file[0] = "~V|X|FIEBDC-3/2016|Test||UTF-8||";
+    file[0] = "~V|X|FIEBDC-3/2016|Test||KOI8-R||";
     file[5] = "~D|A#|I1\\1\\2\\I9\\1\\1\\|";
     file[6] = "~C|I1|m|Item one|diez||0|";
     file[7] = "~M|A#\\I2|1\\1\\|2|\\x\\2\\\\\\\\|";
@@ -128,17 +128,19 @@ describe("parseBc3 on malformed files", () => {
       { line: 7, message: 'price of I1 has more than 4 decimals: "10.12345"' },
     ]);
     // leading zeros do not count: 14 integer digits and 4 decimals fit NUMERIC(18,4)
-    const fits = parse(replace(7, "~C|I1|m|Item one|00099999999999999.1234||0|"));
+    // (with a ~K that declares 4 decimals for line amounts and prices, DI and DC)
+    const fourDecimals = replace(2, "~K|\\2\\2\\3\\4\\2\\4\\2\\EUR\\|0|");
+    const fits = parse(replace(7, "~C|I1|m|Item one|00099999999999999.1234||0|", fourDecimals));
     expect(fits.ok && fits.budget.root.children[0].children[0].unitPrice).toBe("99999999999999.1234");
   });
 
   it("reports a quantity or an amount too large to store at the line of its measurement", () => {
-    const huge = "~M|A#\\I1|1\\1\\|2|\\x\\99999999\\99999999\\\\\\|";
+    const huge = "~M|A#\\I1|1\\1\\|9999999800000001|\\x\\99999999\\99999999\\\\\\|";
     expect(errorsOf(replace(8, huge))).toEqual([
       { line: 8, message: "quantity of I1 (9999999800000001) is too large: at most 15 integer digits" },
     ]);
     const costly = replace(7, "~C|I1|m|Item one|99999999999999||0|");
-    expect(errorsOf(replace(8, "~M|A#\\I1|1\\1\\|2|\\x\\1000\\\\\\\\|", costly))).toEqual([
+    expect(errorsOf(replace(8, "~M|A#\\I1|1\\1\\|1000|\\x\\1000\\\\\\\\|", costly))).toEqual([
       { line: 8, message: "amount of I1 (quantity x price) is too large: at most 16 integer digits" },
     ]);
   });

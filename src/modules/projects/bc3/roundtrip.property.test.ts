@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Dec, toQuantity, toUnitPrice } from "../../../platform/money.js";
+import { Dec, sum, toQuantity, toUnitPrice } from "../../../platform/money.js";
+import { decompositionCosts } from "../items/arithmetic.js";
 import { normalizeDecimal } from "./numbers.js";
 import { parseBc3 } from "./parse.js";
 import type {
@@ -13,12 +14,17 @@ import type {
 } from "./types.js";
 import { sanitizeText, writeBc3 } from "./write.js";
 
-/** Property: writing a random budget and parsing it back gives the same budget, texts sanitized. */
+/**
+ * Property: writing a random budget and parsing it back gives the same budget, texts sanitized: the
+ * same concepts (a code placed several times keeps one price and decomposition), placements,
+ * stated quantities, measurement lines, percentage components and ~K CI.
+ */
 
 const roundTrip = (budget: Bc3Budget, charset: Bc3Charset) => {
   const result = parseBc3(writeBc3(budget, { charset }));
   if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  return result.budget;
+  const { code, name, root, coefficients } = result.budget;
+  return { code, name, charset: result.budget.charset, root, indirectPct: coefficients?.indirectPct };
 };
 
 const CODE = fc.stringMatching(/^[A-Z0-9]{1,8}$/);
@@ -37,11 +43,17 @@ const price = fc.integer({ min: 0, max: 1e9 }).map((n) => toUnitPrice(new Dec(n)
 const measure = scaled(3, -300, 300);
 const optionalValue = fc.option(measure, { nil: null });
 
-type Shape = { kind: "chapter"; children: Shape[] } | { kind: "item"; measured: boolean; parts: number[] };
+type Shape =
+  | { kind: "chapter"; children: Shape[] }
+  | { kind: "item"; measured: boolean; stated: boolean; shared: boolean; parts: number[] };
 const itemShape: fc.Arbitrary<Shape> = fc.record({
   kind: fc.constant("item" as const),
   measured: fc.boolean(),
-  parts: fc.array(fc.nat(4), { maxLength: 3 }),
+  // The quantity the file states, even where its measurement lines add up to something else.
+  stated: fc.boolean(),
+  // Placed again: the same concept (code, texts, price, decomposition) as an earlier item.
+  shared: fc.boolean(),
+  parts: fc.array(fc.nat(5), { maxLength: 4 }),
 });
 const shape = (depth: number): fc.Arbitrary<Shape> =>
   depth === 0
@@ -63,13 +75,16 @@ const TYPES: DecompositionType[] = ["labour", "machinery", "material", "other"];
 const randomBudget = (charset: Bc3Charset) =>
   fc
     .record({
+      // ~K CI: with one, prices are declared to 2 decimals (what programs that apply CI write).
+      indirect: fc.constantFrom("0", "10", "13"),
       codes: fc.uniqueArray(CODE, { minLength: 120, maxLength: 120 }),
       tree: fc.array(shape(3), { minLength: 1, maxLength: 2 }), // at most 2 x 40 nodes + root + pool <= 120 codes
       texts: fc.array(text(charset), { minLength: 120, maxLength: 120 }),
       longTexts: fc.array(text(charset, true), { minLength: 120, maxLength: 120 }),
       quantities: fc.array(quantity, { minLength: 120, maxLength: 120 }),
       prices: fc.array(price, { minLength: 120, maxLength: 120 }),
-      yields: fc.array(scaled(6, 0), { minLength: 120, maxLength: 120 }),
+      // Small yields: item prices come from their decomposition, and the root total must fit 14 digits.
+      yields: fc.array(scaled(6, 0, 10), { minLength: 120, maxLength: 120 }),
       lines: fc.array(
         fc.record({
           label: text(charset),
@@ -81,8 +96,9 @@ const randomBudget = (charset: Bc3Charset) =>
         { maxLength: 4 },
       ),
     })
-    .map(({ codes, tree, texts, longTexts, quantities, prices, yields, lines }) => {
+    .map(({ indirect, codes, tree, texts, longTexts, quantities, prices, yields, lines }) => {
       let next = 5; // codes[0] is the root, codes[1..4] the component pool
+      const priceDecimals = indirect === "0" ? 4 : 2;
       const pool: Bc3Decomposition[] = [1, 2, 3, 4].map((i) => ({
         type: TYPES[i % 4],
         code: codes[i],
@@ -91,6 +107,38 @@ const randomBudget = (charset: Bc3Charset) =>
         yield: "1",
         price: prices[i],
       }));
+      // Percentage components: "%" alone (every line before it) and a mask (lines whose code starts so).
+      pool.push(
+        {
+          type: "other",
+          code: "%MA",
+          unit: "%",
+          summary: "Medios auxiliares",
+          yield: "0.03",
+          price: "3.0000",
+        },
+        {
+          type: "other",
+          code: `${codes[1].slice(0, 1)}%`,
+          unit: "%",
+          summary: "Porcentaje con máscara",
+          yield: "0.015",
+          price: "1.5000",
+        },
+      );
+      const placedItems: Bc3Node[] = [];
+      const unitPriceOf = (decomposition: Bc3Decomposition[], i: number) => {
+        const direct =
+          decomposition.length > 0
+            ? sum(decompositionCosts(decomposition, 4))
+            : new Dec(prices[i]).toDecimalPlaces(priceDecimals);
+        // Items without a decomposition are written at price / (1 + CI): the reader adds it back.
+        return toUnitPrice(
+          decomposition.length > 0
+            ? direct.times(new Dec(100).plus(indirect)).div(100).toDecimalPlaces(priceDecimals)
+            : direct,
+        );
+      };
       const build = (s: Shape): Bc3Node => {
         const i = next++;
         const base = {
@@ -112,6 +160,7 @@ const randomBudget = (charset: Bc3Charset) =>
           };
         }
         const measurements: Bc3Measurement[] = s.measured ? lines.map((l) => ({ ...l })) : [];
+        const previous = placedItems[i % Math.max(1, placedItems.length)];
         const total = measurements.reduce(
           (acc, m) =>
             acc.plus(
@@ -122,28 +171,46 @@ const randomBudget = (charset: Bc3Charset) =>
             ),
           new Dec(0),
         );
-        return {
-          ...base,
-          kind: "item",
-          quantity: measurements.length > 0 ? toQuantity(total) : quantities[i],
-          unitPrice: prices[i],
+        const statedWins = measurements.length === 0 || (s.stated && !new Dec(quantities[i]).isZero());
+        const placement = {
+          quantity: statedWins ? quantities[i] : toQuantity(total),
           measurements,
-          decomposition: s.parts.map((p, k) => ({ ...pool[p % 4], yield: yields[(i + k) % 120] })),
           children: [],
         };
+        if (s.shared && previous) return { ...previous, ...placement };
+        const decomposition = s.parts.map((p, k) =>
+          p < 4 ? { ...pool[p], yield: yields[(i + k) % 120] } : { ...pool[p] },
+        );
+        const node: Bc3Node = {
+          ...base,
+          kind: "item",
+          ...placement,
+          unitPrice: unitPriceOf(decomposition, i),
+          decomposition,
+        };
+        placedItems.push(node);
+        return node;
       };
       const children = tree.map(build);
       const input: Bc3Budget = {
         code: codes[0],
         name: texts[0],
         charset,
+        coefficients: {
+          indirectPct: indirect,
+          overheadsPct: "13",
+          profitPct: "6",
+          discountPct: null,
+          vatPct: "21",
+          decimals: { quantity: 3, yield: 6, line: 4, price: priceDecimals, amount: 2 },
+        },
         root: { code: codes[0], summary: texts[0], children },
       };
       return input;
     });
 
 /** What the writer promises: texts sanitized (separators replaced, trimmed), everything else unchanged. */
-const sanitized = (b: Bc3Budget): Bc3Budget => {
+const sanitized = (b: Bc3Budget) => {
   const clean = (n: Bc3Node): Bc3Node => ({
     ...n,
     unit: sanitizeText(n.unit),
@@ -158,7 +225,13 @@ const sanitized = (b: Bc3Budget): Bc3Budget => {
     children: n.children.map(clean),
   });
   const summary = sanitizeText(b.root.summary);
-  return { ...b, name: summary, root: { ...b.root, summary, children: b.root.children.map(clean) } };
+  return {
+    code: b.code,
+    name: summary,
+    charset: b.charset,
+    root: { ...b.root, summary, children: b.root.children.map(clean) },
+    indirectPct: b.coefficients?.indirectPct,
+  };
 };
 
 describe("writeBc3 / parseBc3 round trip on random trees", () => {

@@ -2,7 +2,31 @@
 
 export type Bc3Kind = "chapter" | "item";
 export type DecompositionType = "labour" | "machinery" | "material" | "other";
-export type Bc3Charset = "850" | "437" | "ANSI";
+export type Bc3Charset = "850" | "437" | "ANSI" | "UTF-8";
+
+/** Rounding decimals declared by ~K; a missing key: not declared. */
+export interface Bc3Decimals {
+  /** DS: total measurement of a placement. */
+  quantity?: number;
+  /** DR / DRS: yields and factors. */
+  yield?: number;
+  /** DI: each yield x price line of a decomposition and the sums percentages apply to. */
+  line?: number;
+  /** DC / DUO: the unit price of an item (direct cost + CI). */
+  price?: number;
+  /** DM / DC: quantity x price and chapter totals. */
+  amount?: number;
+}
+
+/** The ~K record: percentages as normalized decimal strings, null when the file leaves them blank. */
+export interface Bc3Coefficients {
+  indirectPct: string | null;
+  overheadsPct: string | null;
+  profitPct: string | null;
+  discountPct: string | null;
+  vatPct: string | null;
+  decimals: Bc3Decimals;
+}
 
 /**
  * One line of a ~M measurement. Values are normalized decimal strings (no exponent, no trailing zeros),
@@ -36,9 +60,15 @@ export interface Bc3Node {
   summary: string;
   /** From ~T, "" when none. Line breaks are "\n". */
   longText: string;
-  /** 3 decimals: the sum of the ~M lines when present, otherwise factor x yield of the parent's ~D line. */
+  /**
+   * 3 decimals: the quantity the file states (the ~M total, else factor x yield of the parent's ~D
+   * line). Measurement lines that add up to something else are a warning, never a correction.
+   */
   quantity: string;
-  /** 4 decimals, from the ~C price. */
+  /**
+   * 4 decimals. Items: the direct cost (from the decomposition when there is one, else the ~C price)
+   * plus the ~K CI, rounded to the ~K price decimals. Chapters: as the file states it.
+   */
   unitPrice: string;
   measurements: Bc3Measurement[];
   /** Components of an item (labour/machinery/material/other), from the item's ~D. Empty for chapters. */
@@ -53,6 +83,14 @@ export interface Bc3Budget {
   /** Root summary. */
   name: string;
   charset: Bc3Charset;
+  /** Set by the parser; the writer writes no percentages when left out. */
+  coefficients?: Bc3Coefficients;
+  /** The root's ~C price (null when blank): what the file says the whole budget costs. Parser only. */
+  declaredPrice?: string | null;
+  /** What was imported as the file says but is worth a look (charset used, lines that don't add up...). Parser only. */
+  warnings?: Bc3LineError[];
+  /** ~T records read. Parser only. */
+  texts?: number;
   root: { code: string; summary: string; children: Bc3Node[] };
 }
 

@@ -6,7 +6,8 @@ import { sanitizeCode, sanitizeText, writeBc3 } from "./write.js";
 const roundTrip = (budget: Bc3Budget, charset: Bc3Charset) => {
   const result = parseBc3(writeBc3(budget, { charset }));
   if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  return result.budget;
+  const { code, name, root } = result.budget;
+  return { code, name, charset: result.budget.charset, root };
 };
 
 const node = (over: Partial<Bc3Node> & Pick<Bc3Node, "code">): Bc3Node => ({
@@ -78,7 +79,9 @@ const budget = (charset: Bc3Charset): Bc3Budget => ({
             unit: "m2",
             summary: "Mortero monocapa, acabado raspado",
             quantity: "340.250",
-            unitPrice: "18.3217",
+            // What its decomposition gives, each line to 4 decimals (the written ~K DI):
+            // 7.5250 + 0.0388 + 9.0640 = 16.6278, plus 2 % of it (0.3326) for %MA.
+            unitPrice: "16.9604",
             decomposition: [
               labour,
               {
@@ -112,6 +115,7 @@ const budget = (charset: Bc3Charset): Bc3Budget => ({
             unit: "m2",
             summary: "Pintura pétrea",
             quantity: "0.000",
+            unitPrice: "7.5250",
             decomposition: [labour],
           }),
         ],
@@ -124,7 +128,9 @@ describe("writeBc3", () => {
   it("writes a standard ~V/~K header with CRLF line endings, ANSI by default", () => {
     const text = writeBc3(budget("ANSI")).toString("latin1");
     expect(
-      text.startsWith("~V|CUADRA|FIEBDC-3/2016|Cuadra|\\|ANSI||\r\n~K|\\2\\2\\3\\2\\2\\2\\2\\EUR\\|0|\r\n"),
+      text.startsWith(
+        "~V|CUADRA|FIEBDC-3/2016|Cuadra|\\|ANSI||\r\n~K|\\2\\3\\6\\4\\4\\4\\2\\EUR\\|\\\\\\\\|\\2\\\\6\\6\\\\4\\4\\4\\\\2\\3\\EUR\\||\r\n",
+      ),
     ).toBe(true);
     expect(text.replace(/\r\n/g, "")).not.toMatch(/[\r\n]/);
     expect(text).toContain("~C|P-2024##||Rehabilitaci\xf3n de fachada en Logro\xf1o|");

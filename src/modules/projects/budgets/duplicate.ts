@@ -18,14 +18,14 @@ async function freeCopyCode(db: Ctx["db"], code: string): Promise<string> {
   return `${base}-${n}`;
 }
 
-/** A new borrador budget with the same settings and a deep copy of the item tree and its lines. */
+/** A new borrador budget with the same settings and a deep copy of the concepts, the item tree and its lines. */
 export async function duplicateBudget(
   ctx: AuthedCtx,
   id: string,
   body: { code?: string; name?: string } = {},
 ): Promise<BudgetView> {
   const copyId = await inTransaction(ctx.db, async (tx) => {
-    const source = await loadBudget(tx, id);
+    const source = await loadBudget(tx, id, ctx.actor);
     const code = body.code ?? (await freeCopyCode(tx, source.code));
     await assertBudgetCodeFree(tx, code);
     const { id: _id, createdAt: _c, updatedAt: _u, ...settings } = source;
@@ -38,11 +38,32 @@ export async function duplicateBudget(
     });
     const tree = await loadTree(tx, id);
     const newIds = new Map(tree.items.map((item) => [item.id, uuidv7()]));
+    const newConceptIds = new Map([...tree.concepts.keys()].map((conceptId) => [conceptId, uuidv7()]));
+    const concepts = [...tree.concepts.values()].map((c) => ({
+      row: {
+        ...c,
+        id: newConceptIds.get(c.id) as string,
+        budgetId: copy.id,
+        createdAt: undefined,
+        updatedAt: undefined,
+      },
+      decomposition: (tree.decomposition.get(c.id) ?? []).map(
+        (d): DecompositionLine => ({
+          type: d.type,
+          code: d.code,
+          unit: d.unit,
+          summary: d.summary,
+          yield: d.yield,
+          price: d.price,
+        }),
+      ),
+    }));
     const nodes = parentsFirst(nest(tree.items)).map((item) => ({
       row: {
         ...item,
         id: newIds.get(item.id) as string,
         budgetId: copy.id,
+        conceptId: newConceptIds.get(item.conceptId) as string,
         parentId: item.parentId ? (newIds.get(item.parentId) as string) : null,
         createdAt: undefined,
         updatedAt: undefined,
@@ -54,18 +75,8 @@ export async function duplicateBudget(
         width: m.width,
         height: m.height,
       })),
-      decomposition: (tree.decomposition.get(item.id) ?? []).map(
-        (d): DecompositionLine => ({
-          type: d.type,
-          code: d.code,
-          unit: d.unit,
-          summary: d.summary,
-          yield: d.yield,
-          price: d.price,
-        }),
-      ),
     }));
-    await insertTree(tx, nodes);
+    await insertTree(tx, { concepts, nodes });
     return copy.id;
   });
   return getBudget(ctx, copyId);

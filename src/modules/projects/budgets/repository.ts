@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, inArray, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
 import { paginate } from "../../../platform/db/paginate.js";
 import { likePattern } from "../../../platform/http/pagination.js";
@@ -10,6 +10,9 @@ export type NewBudgetRow = typeof budgets.$inferInsert;
 export interface BudgetFilter {
   search?: string;
   estado?: BudgetState;
+  companyId?: string;
+  /** The caller's company scope (budget-access.ts). */
+  scope?: SQL;
   limit: number;
   offset: number;
 }
@@ -24,6 +27,7 @@ export function listBudgets(db: Db, filter: BudgetFilter) {
         )
       : undefined,
     filter.estado ? eq(budgets.estado, filter.estado) : undefined,
+    filter.scope,
   );
   return paginate(
     db

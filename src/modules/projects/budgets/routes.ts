@@ -30,6 +30,7 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "budgets:leer" },
       schema: {
         tags,
+        operationId: "listBudgets",
         summary: "List budgets with their totals",
         querystring: budgetListQuery,
         response: { 200: budgetPage },
@@ -40,6 +41,7 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
       const { rows, total } = await budgets.listBudgets(ctxOf(request), {
         search: q.search,
         estado: q.estado,
+        companyId: q.company_id,
         limit: q.limit,
         offset: q.offset,
       });
@@ -53,6 +55,7 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "budgets:leer" },
       schema: {
         tags,
+        operationId: "getBudget",
         summary: "Budget detail with pem, pec, discounted, vat and total",
         params: budgetParams,
         response: { 200: budgetOut, ...errorResponses(404) },
@@ -67,6 +70,7 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "budgets:crear" },
       schema: {
         tags,
+        operationId: "createBudget",
         summary: "Create a budget (estado borrador)",
         body: budgetCreateBody,
         response: { 201: budgetOut, ...errorResponses(409) },
@@ -84,6 +88,7 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "budgets:editar" },
       schema: {
         tags,
+        operationId: "updateBudget",
         summary: "Update a budget (409 when finalizado or cancelado)",
         params: budgetParams,
         body: budgetUpdateBody,
@@ -100,6 +105,7 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "budgets:eliminar" },
       schema: {
         tags,
+        operationId: "deleteBudget",
         summary: "Delete a borrador budget and everything in it (other states: 409)",
         params: budgetParams,
         response: { ...noContent, ...errorResponses(404, 409) },
@@ -117,6 +123,7 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "budgets:crear" },
       schema: {
         tags,
+        operationId: "duplicateBudget",
         summary: "Copy a budget, its items, measurements and decompositions into a new borrador budget",
         params: budgetParams,
         body: duplicateBody,
@@ -135,6 +142,7 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "budgets:editar" },
       schema: {
         tags,
+        operationId: "setBudgetState",
         summary: "Change the state (approve and finalize also need budgets:validar)",
         description:
           "borrador -> aprobado (budgets:validar) -> en_ejecucion -> finalizado (budgets:validar); " +
@@ -154,6 +162,7 @@ export const budgetRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "budgets:leer" },
       schema: {
         tags,
+        operationId: "listBudgetStateChanges",
         summary: "State changes of a budget: who, when, from, to",
         params: budgetParams,
         querystring: v1ListQuery,

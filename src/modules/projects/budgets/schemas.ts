@@ -41,7 +41,16 @@ const datesInOrder = (b: { start_date?: string | null; end_date?: string | null 
   !b.start_date || !b.end_date || b.start_date <= b.end_date;
 const datesMessage = { message: "end_date must not be before start_date", path: ["end_date"] };
 
-export const budgetCreateBody = z.object(budgetFields).refine(datesInOrder, datesMessage);
+const companyId = z
+  .uuid()
+  .optional()
+  .describe(
+    "The company the budget belongs to: the caller's own when restricted to one, else the tenant's only " +
+      "company when it has one (required when it has several)",
+  );
+export const budgetCreateBody = z
+  .object({ ...budgetFields, company_id: companyId })
+  .refine(datesInOrder, datesMessage);
 export const budgetUpdateBody = z
   .object(budgetFields)
   .partial()
@@ -53,6 +62,7 @@ export type BudgetUpdateBody = z.infer<typeof budgetUpdateBody>;
 export const budgetListQuery = v1ListQuery.extend({
   search: z.string().trim().max(200).optional().describe("Matches code, name or client name"),
   estado: z.enum(BUDGET_STATES).optional(),
+  company_id: z.uuid().optional().describe("Only this company's budgets"),
 });
 export const budgetParams = z.object({ budget_id: uuidParam });
 export const budgetEstadoBody = z.object({ estado: z.enum(BUDGET_STATES) });
@@ -65,6 +75,7 @@ export const duplicateBody = z
 
 export const budgetOut = z.object({
   id: z.uuid(),
+  company_id: z.uuid().nullable().describe("The company it belongs to; null when the tenant had none"),
   code: z.string(),
   name: z.string(),
   client_name: z.string(),
@@ -78,6 +89,16 @@ export const budgetOut = z.object({
   discount_pct: percentOutput,
   vat_pct: percentOutput,
   retention_pct: percentOutput,
+  indirect_costs_pct: percentOutput.describe("FIEBDC-3 CI: already included in the items' unit prices"),
+  decimals: z
+    .object({
+      quantity: z.number().int().optional(),
+      yield: z.number().int().optional(),
+      line: z.number().int().optional(),
+      price: z.number().int().optional(),
+      amount: z.number().int().optional(),
+    })
+    .describe("Rounding decimals a BC3 file declared (~K); empty when none"),
   pem: moneyOutput.describe("Presupuesto de ejecución material: sum of the item amounts"),
   pec: moneyOutput.describe("PEM x (1 + (overheads_pct + profit_pct) / 100)"),
   discounted: moneyOutput.describe("PEC less discount_pct"),
@@ -102,6 +123,7 @@ export const historyPage = v1Page(historyOut);
 export function toBudgetOut(b: BudgetRow, totals: BudgetTotals): z.infer<typeof budgetOut> {
   return {
     id: b.id,
+    company_id: b.companyId,
     code: b.code,
     name: b.name,
     client_name: b.clientName,
@@ -115,6 +137,8 @@ export function toBudgetOut(b: BudgetRow, totals: BudgetTotals): z.infer<typeof 
     discount_pct: toPercent(b.discountPct),
     vat_pct: toPercent(b.vatPct),
     retention_pct: toPercent(b.retentionPct),
+    indirect_costs_pct: toPercent(b.indirectCostsPct),
+    decimals: b.decimals ?? {},
     ...totals,
     created_by: b.createdBy,
     created_at: iso(b.createdAt),
@@ -151,6 +175,8 @@ export function fromBudgetBody(b: BudgetUpdateBody): BudgetInput {
   };
 }
 
-export function fromBudgetCreateBody(b: BudgetCreateBody): BudgetInput & { code: string; name: string } {
-  return { ...fromBudgetBody(b), code: b.code, name: b.name };
+export function fromBudgetCreateBody(
+  b: BudgetCreateBody,
+): BudgetInput & { code: string; name: string; companyId?: string } {
+  return { ...fromBudgetBody(b), code: b.code, name: b.name, companyId: b.company_id };
 }

@@ -6,8 +6,15 @@ import {
   ForbiddenError,
   NotFoundError,
 } from "../../../platform/http/errors.js";
+import { hasActiveCompany, resolveCompanyForWrite } from "../../companies/index.js";
 import { emailsOfUsers } from "../../identity/index.js";
-import { type BudgetRow, loadBudget, loadBudgetForWrite } from "../budget-access.js";
+import {
+  type BudgetRow,
+  budgetCompanyCondition,
+  canSeeBudget,
+  loadBudget,
+  loadBudgetForWrite,
+} from "../budget-access.js";
 import type { BudgetState } from "../tables.js";
 import {
   type BudgetFilter,
@@ -68,27 +75,49 @@ export async function assertBudgetCodeFree(db: Ctx["db"], code: string, exceptId
 }
 
 export async function listBudgets(ctx: Ctx, filter: BudgetFilter) {
-  const { rows, total } = await listBudgetRows(ctx.db, filter);
+  const { rows, total } = await listBudgetRows(ctx.db, {
+    ...filter,
+    scope: budgetCompanyCondition(ctx.actor, filter.companyId),
+  });
   return { rows: await withTotals(ctx.db, rows), total };
 }
 
 export async function getBudget(ctx: Ctx, id: string): Promise<BudgetView> {
-  const [view] = await withTotals(ctx.db, [await loadBudget(ctx.db, id)]);
+  const [view] = await withTotals(ctx.db, [await loadBudget(ctx.db, id, ctx.actor)]);
   return view;
+}
+
+/** The budget with this code (codes are unique); another company's is a 404 like a missing one. */
+export async function getBudgetByCode(ctx: Ctx, code: string): Promise<BudgetView> {
+  const row = await findBudgetByCode(ctx.db, code);
+  if (!row || !canSeeBudget(ctx.actor, row)) throw new NotFoundError("Budget");
+  const [view] = await withTotals(ctx.db, [row]);
+  return view;
+}
+
+/**
+ * The company a new budget belongs to (ADR 013): the caller's own when restricted (another is a
+ * 404), else the one requested, else the tenant's only company; a tenant with several needs
+ * company_id (400), one with none keeps budgets without a company.
+ */
+export async function companyOfNewBudget(ctx: AuthedCtx, requested?: string): Promise<string | null> {
+  if (!requested && !ctx.actor.companyId && !(await hasActiveCompany(ctx.db))) return null;
+  return resolveCompanyForWrite(ctx, requested);
 }
 
 export async function createBudget(
   ctx: AuthedCtx,
-  input: BudgetInput & { code: string; name: string },
+  input: BudgetInput & { code: string; name: string; companyId?: string },
 ): Promise<BudgetView> {
+  const companyId = await companyOfNewBudget(ctx, input.companyId);
   await assertBudgetCodeFree(ctx.db, input.code);
-  const row = await insertBudget(ctx.db, { ...input, createdBy: ctx.actor.userId });
+  const row = await insertBudget(ctx.db, { ...input, companyId, createdBy: ctx.actor.userId });
   return { row, totals: budgetTotals("0", row) };
 }
 
 export async function updateBudget(ctx: Ctx, id: string, input: BudgetInput): Promise<BudgetView> {
   await inTransaction(ctx.db, async (tx) => {
-    const budget = await loadBudgetForWrite(tx, id);
+    const budget = await loadBudgetForWrite(tx, id, ctx.actor);
     const start = input.startDate === undefined ? budget.startDate : input.startDate;
     const end = input.endDate === undefined ? budget.endDate : input.endDate;
     if (start && end && end < start) {
@@ -105,7 +134,7 @@ export async function updateBudget(ctx: Ctx, id: string, input: BudgetInput): Pr
 
 export async function deleteBudget(ctx: Ctx, id: string): Promise<void> {
   await inTransaction(ctx.db, async (tx) => {
-    const budget = await loadBudgetForWrite(tx, id);
+    const budget = await loadBudgetForWrite(tx, id, ctx.actor);
     if (budget.estado !== "borrador") {
       throw new ConflictError(`Only a borrador budget can be deleted; this one is ${budget.estado}`, {
         estado: budget.estado,
@@ -119,7 +148,7 @@ export async function deleteBudget(ctx: Ctx, id: string): Promise<void> {
 export async function changeBudgetEstado(ctx: AuthedCtx, id: string, to: BudgetState): Promise<BudgetView> {
   await inTransaction(ctx.db, async (tx) => {
     const budget = await lockBudget(tx, id);
-    if (!budget) throw new NotFoundError("Budget");
+    if (!budget || !canSeeBudget(ctx.actor, budget)) throw new NotFoundError("Budget");
     const permission = budgetTransitionPermission(budget.estado, to);
     if (!permission) {
       const allowed = allowedBudgetTransitions(budget.estado);
@@ -147,7 +176,7 @@ export async function changeBudgetEstado(ctx: AuthedCtx, id: string, to: BudgetS
 
 /** The budget's state changes, oldest first, with the e-mail of who made each one. */
 export async function listBudgetHistory(ctx: Ctx, id: string, page: { limit: number; offset: number }) {
-  await loadBudget(ctx.db, id);
+  await loadBudget(ctx.db, id, ctx.actor);
   const { rows, total } = await listHistory(ctx.db, id, page);
   const emails = await emailsOfUsers(
     ctx.db,

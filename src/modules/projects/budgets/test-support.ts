@@ -46,10 +46,21 @@ export async function bringBudgetTo(api: Api, token: string, id: string, estado:
 }
 
 /** An app.inject body uploading `content` as the multipart file field `field`. */
-export function multipartFile(content: Buffer, fileName = "presupuesto.bc3", field = "file") {
+export function multipartFile(
+  content: Buffer,
+  fileName = "presupuesto.bc3",
+  field = "file",
+  fields: Record<string, string> = {},
+) {
   const boundary = `----cuadra-test-${Date.now().toString(36)}`;
+  const texts = Object.entries(fields)
+    .map(
+      ([name, value]) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+    )
+    .join("");
   const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\n` +
+    `${texts}--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\n` +
       "Content-Type: application/octet-stream\r\n\r\n",
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);

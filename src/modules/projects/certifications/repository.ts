@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, lt, max } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lt, max, type SQL } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
 import { paginate } from "../../../platform/db/paginate.js";
 import { budgetItems, type CertificationState, certificationLines, certifications } from "../tables.js";
@@ -33,6 +33,8 @@ export async function findCertification(db: Db, id: string, opts: { lock?: boole
 export interface CertificationFilter {
   budgetId?: string;
   estado?: CertificationState;
+  /** The caller's company scope (budget-access.ts). */
+  scope?: SQL;
   limit: number;
   offset: number;
 }
@@ -40,6 +42,7 @@ export interface CertificationFilter {
 export function listCertifications(db: Db, filter: CertificationFilter) {
   const where = and(
     filter.budgetId ? eq(certifications.budgetId, filter.budgetId) : undefined,
+    filter.scope,
     filter.estado ? eq(certifications.estado, filter.estado) : undefined,
   );
   return paginate(

@@ -27,6 +27,7 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "certifications:leer" },
       schema: {
         tags,
+        operationId: "listCertifications",
         summary: "List certifications",
         querystring: certificationListQuery,
         response: { 200: certificationPage },
@@ -50,6 +51,7 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "certifications:leer" },
       schema: {
         tags,
+        operationId: "getCertification",
         summary: "Certification with its lines (to origin, previous, this period) and totals",
         params: idParams,
         response: { 200: certificationOut, ...errorResponses(404) },
@@ -65,6 +67,7 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "certifications:crear" },
       schema: {
         tags,
+        operationId: "createCertification",
         summary: "Create the next certification of a budget in en_ejecucion",
         body: certificationCreateBody,
         response: { 201: certificationOut, ...errorResponses(404, 409) },
@@ -85,6 +88,7 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "certifications:editar" },
       schema: {
         tags,
+        operationId: "updateCertification",
         summary: "Update a certification in borrador (its lines are replaced)",
         params: idParams,
         body: certificationUpdateBody,
@@ -107,6 +111,7 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "certifications:eliminar" },
       schema: {
         tags,
+        operationId: "deleteCertification",
         summary: "Delete the newest certification of its budget, while in borrador",
         params: idParams,
         response: { ...noContent, ...errorResponses(404, 409) },
@@ -124,6 +129,7 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "certifications:editar" },
       schema: {
         tags,
+        operationId: "setCertificationState",
         summary: "Change the state: borrador -> emitida -> validada | rechazada; rechazada -> borrador",
         description: "Setting validada or rechazada also requires certifications:validar.",
         params: idParams,
@@ -147,6 +153,7 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "certifications:leer" },
       schema: {
         tags,
+        operationId: "getCertificationPdf",
         summary: "The certification as a PDF (one page per chapter and a totals page)",
         params: idParams,
         produces: ["application/pdf"],

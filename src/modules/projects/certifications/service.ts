@@ -7,8 +7,13 @@ import {
   ForbiddenError,
   NotFoundError,
 } from "../../../platform/http/errors.js";
-import { loadBudget, loadBudgetForWrite } from "../budget-access.js";
-import type { CertificationState } from "../tables.js";
+import {
+  assertBudgetVisible,
+  loadBudget,
+  loadBudgetForWrite,
+  visibleBudgetsCondition,
+} from "../budget-access.js";
+import { type CertificationState, certifications } from "../tables.js";
 import type { CertificationRow, LineQuantity } from "./repository.js";
 import * as repo from "./repository.js";
 import { CERTIFICATION_TRANSITIONS, NEEDS_VALIDAR, VALIDATE_PERMISSION } from "./transitions.js";
@@ -22,12 +27,13 @@ export interface CertificationInput {
 }
 
 export async function listCertifications(ctx: Ctx, filter: repo.CertificationFilter) {
-  return repo.listCertifications(ctx.db, filter);
+  const scope = visibleBudgetsCondition(ctx.actor, certifications.budgetId);
+  return repo.listCertifications(ctx.db, { ...filter, scope });
 }
 
 async function viewOf(ctx: Ctx, certification: CertificationRow): Promise<CertificationView> {
   const [budget, items, ownLines, previous] = await Promise.all([
-    loadBudget(ctx.db, certification.budgetId),
+    loadBudget(ctx.db, certification.budgetId, ctx.actor),
     repo.itemNodesOfBudget(ctx.db, certification.budgetId),
     repo.linesOf(ctx.db, certification.id),
     repo.previousValidatedLines(ctx.db, certification.budgetId, certification.number),
@@ -38,6 +44,7 @@ async function viewOf(ctx: Ctx, certification: CertificationRow): Promise<Certif
 export async function getCertification(ctx: Ctx, id: string): Promise<CertificationView> {
   const certification = await repo.findCertification(ctx.db, id);
   if (!certification) throw new NotFoundError("Certification");
+  await assertBudgetVisible(ctx.db, certification.budgetId, ctx.actor, "Certification");
   return viewOf(ctx, certification);
 }
 
@@ -67,7 +74,7 @@ async function checkLines(db: Ctx["db"], budgetId: string, lines: readonly LineQ
 
 export async function createCertification(ctx: AuthedCtx, input: CertificationInput & { budgetId: string }) {
   const id = await inTransaction(ctx.db, async (tx) => {
-    const budget = await loadBudgetForWrite(tx, input.budgetId);
+    const budget = await loadBudgetForWrite(tx, input.budgetId, ctx.actor);
     if (budget.estado !== "en_ejecucion") {
       throw new ConflictError(`Certifications can only be created while the budget is en_ejecucion`, {
         estado: budget.estado,
@@ -90,10 +97,10 @@ export async function createCertification(ctx: AuthedCtx, input: CertificationIn
 }
 
 /** The certification and its budget, both locked for the transaction; 409 when either is read-only. */
-async function lockForWrite(tx: Ctx["db"], id: string) {
+async function lockForWrite(tx: Ctx["db"], id: string, actor: Ctx["actor"]) {
   const found = await repo.findCertification(tx, id);
   if (!found) throw new NotFoundError("Certification");
-  const budget = await loadBudgetForWrite(tx, found.budgetId);
+  const budget = await loadBudgetForWrite(tx, found.budgetId, actor);
   // Deleted by a concurrent request while this one waited for the budget's lock: gone, not a crash.
   const certification = await repo.findCertification(tx, id, { lock: true });
   if (!certification) throw new NotFoundError("Certification");
@@ -113,7 +120,7 @@ function requireDraft(certification: CertificationRow, action: string) {
 
 export async function updateCertification(ctx: AuthedCtx, id: string, input: CertificationInput) {
   await inTransaction(ctx.db, async (tx) => {
-    const { certification } = await lockForWrite(tx, id);
+    const { certification } = await lockForWrite(tx, id, ctx.actor);
     requireDraft(certification, "edited");
     await checkLines(tx, certification.budgetId, input.lines);
     await repo.updateCertification(tx, id, {
@@ -128,7 +135,7 @@ export async function updateCertification(ctx: AuthedCtx, id: string, input: Cer
 
 export async function deleteCertification(ctx: AuthedCtx, id: string) {
   await inTransaction(ctx.db, async (tx) => {
-    const { certification } = await lockForWrite(tx, id);
+    const { certification } = await lockForWrite(tx, id, ctx.actor);
     requireDraft(certification, "deleted");
     const last = await repo.lastCertificationNumber(tx, certification.budgetId);
     if (certification.number !== last) {
@@ -145,7 +152,7 @@ export async function changeCertificationEstado(ctx: AuthedCtx, id: string, to: 
     throw new ForbiddenError(`Requires permission ${VALIDATE_PERMISSION} to set estado ${to}`);
   }
   await inTransaction(ctx.db, async (tx) => {
-    const { certification } = await lockForWrite(tx, id);
+    const { certification } = await lockForWrite(tx, id, ctx.actor);
     const from = certification.estado;
     const allowed = CERTIFICATION_TRANSITIONS[from];
     if (!allowed.includes(to)) {

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
 import { uuidv7 } from "../../../platform/ids.js";
 import { dec, toMoney } from "../../../platform/money.js";
-import { type BudgetState, budgetItems, budgets } from "../tables.js";
+import { type BudgetState, budgetConcepts, budgetItems, budgets } from "../tables.js";
 
 /** Test setup: budgets and items written straight to the tables, independent of the budget routes. */
 
@@ -34,16 +34,23 @@ export async function insertItem(db: Db, budgetId: string, spec: ItemSpec) {
   const kind = spec.kind ?? "item";
   const quantity = spec.quantity ?? "0";
   const unitPrice = spec.unitPrice ?? "0";
+  const unit = spec.unit ?? (kind === "item" ? "m2" : "");
+  const summary = spec.summary ?? `Partida ${spec.code}`;
+  const [concept] = await db
+    .insert(budgetConcepts)
+    .values({ budgetId, kind, code: spec.code, unit, summary, unitPrice })
+    .returning();
   const [row] = await db
     .insert(budgetItems)
     .values({
       budgetId,
+      conceptId: concept.id,
       kind,
       code: spec.code,
       parentId: spec.parentId ?? null,
       position: spec.position ?? 0,
-      unit: spec.unit ?? (kind === "item" ? "m2" : ""),
-      summary: spec.summary ?? `Partida ${spec.code}`,
+      unit,
+      summary,
       quantity,
       unitPrice,
       amount: kind === "item" ? toMoney(dec(quantity).times(unitPrice)) : "0",

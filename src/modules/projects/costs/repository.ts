@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, ilike, lte, or } from "drizzle-orm";
+import { and, asc, count, eq, gte, ilike, lte, or, type SQL } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
 import { paginate } from "../../../platform/db/paginate.js";
 import { likePattern } from "../../../platform/http/pagination.js";
@@ -13,6 +13,8 @@ export interface CostEntryFilter {
   dateFrom?: string;
   dateTo?: string;
   search?: string;
+  /** The caller's company scope (budget-access.ts). */
+  scope?: SQL;
   limit: number;
   offset: number;
 }
@@ -21,6 +23,7 @@ export function listCostEntries(db: Db, filter: CostEntryFilter) {
   const pattern = filter.search ? likePattern(filter.search) : undefined;
   const where = and(
     filter.budgetId ? eq(costEntries.budgetId, filter.budgetId) : undefined,
+    filter.scope,
     filter.category ? eq(costEntries.category, filter.category) : undefined,
     filter.dateFrom ? gte(costEntries.date, filter.dateFrom) : undefined,
     filter.dateTo ? lte(costEntries.date, filter.dateTo) : undefined,

@@ -27,6 +27,7 @@ export const costEntryRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> = 
       config: { permission: "accounting:leer" },
       schema: {
         tags,
+        operationId: "getBudgetCostSummary",
         summary:
           "Budgeted, certified and actual cost per chapter and item of a budget, with margin and deviation",
         querystring: summaryQuery,
@@ -42,6 +43,7 @@ export const costEntryRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> = 
       config: { permission: "accounting:leer" },
       schema: {
         tags,
+        operationId: "listCostEntries",
         summary: "List cost entries",
         querystring: costEntryListQuery,
         response: { 200: costEntryPage },
@@ -68,6 +70,7 @@ export const costEntryRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> = 
       config: { permission: "accounting:leer" },
       schema: {
         tags,
+        operationId: "getCostEntry",
         summary: "Cost entry detail",
         params: idParams,
         response: { 200: costEntryOut, ...errorResponses(404) },
@@ -82,6 +85,7 @@ export const costEntryRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> = 
       config: { permission: "accounting:crear" },
       schema: {
         tags,
+        operationId: "createCostEntry",
         summary: "Record an actual cost of a budget",
         body: costEntryCreateBody,
         response: { 201: costEntryOut, ...errorResponses(404, 409) },
@@ -99,6 +103,7 @@ export const costEntryRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> = 
       config: { permission: "accounting:editar" },
       schema: {
         tags,
+        operationId: "updateCostEntry",
         summary: "Update a cost entry (fields left out are unchanged)",
         params: idParams,
         body: costEntryUpdateBody,
@@ -117,6 +122,7 @@ export const costEntryRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> = 
       config: { permission: "accounting:eliminar" },
       schema: {
         tags,
+        operationId: "deleteCostEntry",
         summary: "Delete a cost entry and its attachments",
         params: idParams,
         response: { ...noContent, ...errorResponses(404, 409) },

@@ -3,8 +3,8 @@ import { inTransaction } from "../../../platform/db/sql.js";
 import { type AuthedCtx, type Ctx, inCtxTransaction } from "../../../platform/http/context.js";
 import { BadRequestError, type FieldError, NotFoundError } from "../../../platform/http/errors.js";
 import type { FileStorage } from "../../../platform/storage.js";
-import { loadBudgetForWrite } from "../budget-access.js";
-import type { CostCategory } from "../tables.js";
+import { assertBudgetVisible, loadBudgetForWrite, visibleBudgetsCondition } from "../budget-access.js";
+import { type CostCategory, costEntries } from "../tables.js";
 import * as repo from "./repository.js";
 import { costSummary } from "./summary.js";
 
@@ -22,17 +22,20 @@ export interface CostEntryInput {
 }
 
 export async function listCostEntries(ctx: Ctx, filter: repo.CostEntryFilter) {
-  return repo.listCostEntries(ctx.db, filter);
+  const scope = visibleBudgetsCondition(ctx.actor, costEntries.budgetId);
+  return repo.listCostEntries(ctx.db, { ...filter, scope });
 }
 
 export async function getCostEntry(ctx: Ctx, id: string) {
   const row = await repo.findCostEntry(ctx.db, id);
   if (!row) throw new NotFoundError("Cost entry");
+  await assertBudgetVisible(ctx.db, row.budgetId, ctx.actor, "Cost entry");
   return row;
 }
 
 /** Budgeted, certified and actual cost per chapter and item of a budget. */
-export function getCostSummary(ctx: Ctx, budgetId: string) {
+export async function getCostSummary(ctx: Ctx, budgetId: string) {
+  await assertBudgetVisible(ctx.db, budgetId, ctx.actor, "Budget");
   return costSummary(ctx.db, budgetId);
 }
 
@@ -50,7 +53,7 @@ async function checkLinks(db: Db, budgetId: string, input: Partial<CostEntryInpu
 
 export async function createCostEntry(ctx: AuthedCtx, input: CostEntryInput & { budgetId: string }) {
   return inTransaction(ctx.db, async (tx) => {
-    await loadBudgetForWrite(tx, input.budgetId);
+    await loadBudgetForWrite(tx, input.budgetId, ctx.actor);
     await checkLinks(tx, input.budgetId, input);
     return repo.insertCostEntry(tx, { ...input, createdBy: ctx.actor.userId });
   });
@@ -59,7 +62,7 @@ export async function createCostEntry(ctx: AuthedCtx, input: CostEntryInput & { 
 export async function updateCostEntry(ctx: AuthedCtx, id: string, input: Partial<CostEntryInput>) {
   return inCtxTransaction(ctx, async (txCtx) => {
     const entry = await getCostEntry(txCtx, id);
-    await loadBudgetForWrite(txCtx.db, entry.budgetId);
+    await loadBudgetForWrite(txCtx.db, entry.budgetId, ctx.actor);
     await checkLinks(txCtx.db, entry.budgetId, input);
     return repo.updateCostEntry(txCtx.db, id, input);
   });
@@ -69,7 +72,7 @@ export async function updateCostEntry(ctx: AuthedCtx, id: string, input: Partial
 export async function deleteCostEntry(ctx: AuthedCtx, storage: FileStorage, id: string) {
   const keys = await inCtxTransaction(ctx, async (txCtx) => {
     const entry = await getCostEntry(txCtx, id);
-    await loadBudgetForWrite(txCtx.db, entry.budgetId);
+    await loadBudgetForWrite(txCtx.db, entry.budgetId, ctx.actor);
     const storageKeys = await repo.storageKeysOfEntry(txCtx.db, id);
     await repo.deleteCostEntry(txCtx.db, id);
     return storageKeys;

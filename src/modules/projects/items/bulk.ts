@@ -1,7 +1,8 @@
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
-import { budgetItemDecomposition, budgetItemMeasurements, budgetItems } from "../tables.js";
+import { budgetConcepts, budgetItemDecomposition, budgetItemMeasurements, budgetItems } from "../tables.js";
 import type { DecompositionLine, MeasurementLine } from "./arithmetic.js";
+import { type ConceptRow, conceptsOfBudget, type NewConceptRow } from "./concepts.js";
 import {
   type ItemRow,
   itemsOfBudget,
@@ -13,51 +14,84 @@ import {
 /** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters for the widest table. */
 const CHUNK_ROWS = 1000;
 
-/** One node to insert: its row (with its id already chosen) and its lines. */
+/** One concept to insert (its id already chosen) and its decomposition. */
+export interface NewConcept {
+  row: NewConceptRow & { id: string };
+  decomposition: DecompositionLine[];
+}
+
+/** One placement to insert: its row (with its id and concept already chosen) and its measurement lines. */
 export interface NewTreeNode {
   row: NewItemRow & { id: string };
   measurements: MeasurementLine[];
-  decomposition: DecompositionLine[];
+}
+
+/** A whole tree: the concepts first, then the placements, parents before children. */
+export interface NewTree {
+  concepts: NewConcept[];
+  nodes: NewTreeNode[];
 }
 
 async function insertChunked<T>(rows: T[], insert: (chunk: T[]) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK_ROWS) await insert(rows.slice(i, i + CHUNK_ROWS));
 }
 
+/** Rows inserted so far and in all, after each chunk (concepts, placements, lines). */
+export type InsertProgress = (done: number, total: number) => void;
+
 /** Bulk insert of a whole tree; `nodes` must list every parent before its children. */
-export async function insertTree(tx: Db, nodes: NewTreeNode[]): Promise<void> {
-  await insertChunked(
-    nodes.map((n) => n.row),
-    (chunk) => tx.insert(budgetItems).values(chunk),
-  );
+export async function insertTree(
+  tx: Db,
+  { concepts, nodes }: NewTree,
+  onProgress?: InsertProgress,
+): Promise<void> {
   const measurements = nodes.flatMap((n) =>
     n.measurements.map((m, position) => ({ ...m, itemId: n.row.id, position })),
   );
-  await insertChunked(measurements, (chunk) => tx.insert(budgetItemMeasurements).values(chunk));
-  const decomposition = nodes.flatMap((n) =>
-    n.decomposition.map((d, position) => ({ ...d, itemId: n.row.id, position })),
+  const decomposition = concepts.flatMap((c) =>
+    c.decomposition.map((d, position) => ({ ...d, conceptId: c.row.id, position })),
   );
-  await insertChunked(decomposition, (chunk) => tx.insert(budgetItemDecomposition).values(chunk));
+  const total = concepts.length + nodes.length + measurements.length + decomposition.length;
+  let done = 0;
+  const step = async <T>(rows: T[], insert: (chunk: T[]) => Promise<unknown>) =>
+    insertChunked(rows, async (chunk) => {
+      await insert(chunk);
+      done += chunk.length;
+      onProgress?.(done, total);
+    });
+  await step(
+    concepts.map((c) => c.row),
+    (chunk) => tx.insert(budgetConcepts).values(chunk),
+  );
+  await step(
+    nodes.map((n) => n.row),
+    (chunk) => tx.insert(budgetItems).values(chunk),
+  );
+  await step(measurements, (chunk) => tx.insert(budgetItemMeasurements).values(chunk));
+  await step(decomposition, (chunk) => tx.insert(budgetItemDecomposition).values(chunk));
 }
 
 export interface LoadedTree {
   /** Siblings in position order. */
   items: ItemRow[];
+  concepts: Map<string, ConceptRow>;
+  /** By item (placement) id. */
   measurements: Map<string, StoredMeasurement[]>;
+  /** By concept id. */
   decomposition: Map<string, StoredDecomposition[]>;
 }
 
-function groupBy<T extends { itemId: string }>(rows: T[]): Map<string, T[]> {
+function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const row of rows) {
-    const list = groups.get(row.itemId);
+    const list = groups.get(key(row));
     if (list) list.push(row);
-    else groups.set(row.itemId, [row]);
+    else groups.set(key(row), [row]);
   }
   return groups;
 }
 
-/** A budget's whole tree with its lines, in three queries. */
+/** A budget's whole tree with its concepts and lines, in four queries. */
 export async function loadTree(db: Db, budgetId: string): Promise<LoadedTree> {
   // Sequential on purpose: `db` may be a transaction, which is one connection.
   const items = await itemsOfBudget(db, budgetId);
@@ -70,12 +104,20 @@ export async function loadTree(db: Db, budgetId: string): Promise<LoadedTree> {
   const decomposition = await db
     .select({ line: budgetItemDecomposition })
     .from(budgetItemDecomposition)
-    .innerJoin(budgetItems, eq(budgetItems.id, budgetItemDecomposition.itemId))
-    .where(eq(budgetItems.budgetId, budgetId))
-    .orderBy(asc(budgetItemDecomposition.itemId), asc(budgetItemDecomposition.position));
+    .innerJoin(budgetConcepts, eq(budgetConcepts.id, budgetItemDecomposition.conceptId))
+    .where(eq(budgetConcepts.budgetId, budgetId))
+    .orderBy(asc(budgetItemDecomposition.conceptId), asc(budgetItemDecomposition.position));
+  const concepts = await conceptsOfBudget(db, budgetId);
   return {
     items,
-    measurements: groupBy(measurements.map((r) => r.line)),
-    decomposition: groupBy(decomposition.map((r) => r.line)),
+    concepts: new Map(concepts.map((c) => [c.id, c])),
+    measurements: groupBy(
+      measurements.map((r) => r.line),
+      (m) => m.itemId,
+    ),
+    decomposition: groupBy(
+      decomposition.map((r) => r.line),
+      (d) => d.conceptId,
+    ),
   };
 }

@@ -25,7 +25,7 @@ export async function moveItem(
 ): Promise<ItemView> {
   await inTransaction(ctx.db, async (tx) => {
     const item = await requireItem(tx, id);
-    await loadBudgetForWrite(tx, item.budgetId);
+    await loadBudgetForWrite(tx, item.budgetId, ctx.actor);
     const parentId = target.parentId;
     if (parentId) {
       await assertParentChapter(tx, item.budgetId, parentId);

@@ -54,7 +54,11 @@ const toLine = (m: MeasurementInput): MeasurementLine => ({
  * decomposition lines set the unit price (each over the plain field in the same body). A derived value
  * can't be overwritten alone: sending `quantity` to an item that keeps its measurement lines is a 400.
  */
-export function resolvePricing(input: PricingInput, current?: CurrentPricing): ResolvedPricing {
+export function resolvePricing(
+  input: PricingInput,
+  current?: CurrentPricing,
+  budget: { indirectPct?: string } = {},
+): ResolvedPricing {
   const measurements = input.measurements?.map(toLine);
   const decomposition = input.decomposition;
   if (!measurements && current?.hasMeasurements && input.quantity !== undefined) {
@@ -77,7 +81,7 @@ export function resolvePricing(input: PricingInput, current?: CurrentPricing): R
     ? quantityFromMeasurements(measurements)
     : toQuantity(input.quantity ?? current?.quantity ?? "0");
   const unitPrice = decomposition?.length
-    ? unitPriceFromDecomposition(decomposition)
+    ? unitPriceFromDecomposition(decomposition, { indirectPct: budget.indirectPct })
     : toUnitPrice(input.unitPrice ?? current?.unitPrice ?? "0");
   return { quantity, unitPrice, amount: itemAmount(quantity, unitPrice), measurements, decomposition };
 }

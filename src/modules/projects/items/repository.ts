@@ -3,8 +3,9 @@ import type { Db } from "../../../platform/db/client.js";
 import { paginate } from "../../../platform/db/paginate.js";
 import { queryOne, queryRows } from "../../../platform/db/sql.js";
 import { likePattern } from "../../../platform/http/pagination.js";
-import { budgetItemDecomposition, budgetItemMeasurements, budgetItems } from "../tables.js";
+import { budgetConcepts, budgetItemDecomposition, budgetItemMeasurements, budgetItems } from "../tables.js";
 import type { DecompositionLine, MeasurementLine } from "./arithmetic.js";
+import type { ConceptRow } from "./concepts.js";
 
 export type ItemRow = typeof budgetItems.$inferSelect;
 export type NewItemRow = typeof budgetItems.$inferInsert;
@@ -16,6 +17,14 @@ export interface ItemView extends ItemRow {
   displayAmount: string;
   measurements: StoredMeasurement[];
   decomposition: StoredDecomposition[];
+  concept: ConceptRow;
+  otherPlacements: {
+    id: string;
+    parentId: string | null;
+    parentCode: string | null;
+    quantity: string;
+    amount: string;
+  }[];
 }
 
 const idList = (ids: string[]): SQL =>
@@ -26,15 +35,6 @@ const idList = (ids: string[]): SQL =>
 
 export async function findItem(db: Db, id: string): Promise<ItemRow | undefined> {
   const [row] = await db.select().from(budgetItems).where(eq(budgetItems.id, id)).limit(1);
-  return row;
-}
-
-export async function findItemByCode(db: Db, budgetId: string, code: string): Promise<ItemRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(budgetItems)
-    .where(and(eq(budgetItems.budgetId, budgetId), eq(budgetItems.code, code)))
-    .limit(1);
   return row;
 }
 
@@ -60,11 +60,11 @@ export function measurementsOf(db: Db, itemId: string): Promise<StoredMeasuremen
     .orderBy(asc(budgetItemMeasurements.position));
 }
 
-export function decompositionOf(db: Db, itemId: string): Promise<StoredDecomposition[]> {
+export function decompositionOf(db: Db, conceptId: string): Promise<StoredDecomposition[]> {
   return db
     .select()
     .from(budgetItemDecomposition)
-    .where(eq(budgetItemDecomposition.itemId, itemId))
+    .where(eq(budgetItemDecomposition.conceptId, conceptId))
     .orderBy(asc(budgetItemDecomposition.position));
 }
 
@@ -76,12 +76,14 @@ export async function replaceMeasurements(tx: Db, itemId: string, lines: Measure
 
 export async function replaceDecomposition(
   tx: Db,
-  itemId: string,
+  conceptId: string,
   lines: DecompositionLine[],
 ): Promise<void> {
-  await tx.delete(budgetItemDecomposition).where(eq(budgetItemDecomposition.itemId, itemId));
+  await tx.delete(budgetItemDecomposition).where(eq(budgetItemDecomposition.conceptId, conceptId));
   if (lines.length === 0) return;
-  await tx.insert(budgetItemDecomposition).values(lines.map((l, position) => ({ ...l, itemId, position })));
+  await tx
+    .insert(budgetItemDecomposition)
+    .values(lines.map((l, position) => ({ ...l, conceptId, position })));
 }
 
 /** Displayed amount of each given item: its own for items, the sum of the items below for chapters. */
@@ -216,7 +218,8 @@ export async function deleteItemRow(tx: Db, id: string): Promise<void> {
   await tx.delete(budgetItems).where(eq(budgetItems.id, id));
 }
 
-/** Removes a budget's whole tree (lines and activity links go with it by cascade). */
+/** Removes a budget's whole tree and its concepts (lines and activity links go with them by cascade). */
 export async function deleteItemsOfBudget(tx: Db, budgetId: string): Promise<void> {
   await tx.delete(budgetItems).where(eq(budgetItems.budgetId, budgetId));
+  await tx.delete(budgetConcepts).where(eq(budgetConcepts.budgetId, budgetId));
 }

@@ -28,6 +28,7 @@ export const budgetItemRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "budgets:leer" },
       schema: {
         tags,
+        operationId: "listBudgetItems",
         summary: "Items of a budget: flat in tree order, or nested with ?tree=true",
         querystring: itemListQuery,
         response: { 200: itemPage, ...errorResponses(404) },
@@ -54,6 +55,7 @@ export const budgetItemRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "budgets:leer" },
       schema: {
         tags,
+        operationId: "getBudgetItem",
         summary: "Budget item detail with its measurement and decomposition lines",
         params: itemParams,
         response: { 200: itemDetailOut, ...errorResponses(404) },
@@ -68,6 +70,7 @@ export const budgetItemRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "budgets:crear" },
       schema: {
         tags,
+        operationId: "createBudgetItem",
         summary: "Create a chapter or an item",
         body: itemCreateBody,
         response: { 201: itemDetailOut, ...errorResponses(404, 409) },
@@ -85,6 +88,7 @@ export const budgetItemRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "budgets:editar" },
       schema: {
         tags,
+        operationId: "updateBudgetItem",
         summary: "Update a chapter or an item (use /move to change its place)",
         params: itemParams,
         body: itemUpdateBody,
@@ -101,6 +105,7 @@ export const budgetItemRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "budgets:eliminar" },
       schema: {
         tags,
+        operationId: "deleteBudgetItem",
         summary: "Delete an item, or a chapter (with children only with ?cascade=true)",
         params: itemParams,
         querystring: itemDeleteQuery,
@@ -119,6 +124,7 @@ export const budgetItemRoutesV1: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "budgets:editar" },
       schema: {
         tags,
+        operationId: "moveBudgetItem",
         summary: "Move a node under another chapter of the budget (or to the top level)",
         params: itemParams,
         body: moveBody,

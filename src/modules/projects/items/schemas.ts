@@ -14,7 +14,7 @@ import {
   unitPriceOutput,
 } from "../../../platform/money.js";
 import { DECOMPOSITION_TYPES, ITEM_KINDS } from "../tables.js";
-import { componentCost, lineQuantity } from "./arithmetic.js";
+import { componentCosts, lineQuantity } from "./arithmetic.js";
 import type { ItemRow, ItemView, StoredDecomposition, StoredMeasurement } from "./repository.js";
 import type { ItemFields, NewItem } from "./service.js";
 
@@ -139,11 +139,35 @@ export const decompositionOut = z.object({
   summary: z.string(),
   yield: z.string().describe("Decimal string, 6 decimals"),
   price: unitPriceOutput,
-  cost: unitPriceOutput.describe("yield x price"),
+  cost: unitPriceOutput.describe(
+    'yield x price; a code with "%": yield (per one) x the lines before it whose code starts with the characters before the %',
+  ),
+});
+export const conceptOut = z
+  .object({
+    id: z.uuid(),
+    code: z.string(),
+    kind: z.enum(ITEM_KINDS),
+    unit: z.string(),
+    summary: z.string(),
+    long_text: z.string(),
+    unit_price: unitPriceOutput,
+    type: z.enum(DECOMPOSITION_TYPES),
+    placements: z.number().int().describe("How many places of the tree use this concept"),
+  })
+  .describe("The concept this node places: its price and texts are shared by every placement");
+export const placementOut = z.object({
+  id: z.uuid(),
+  parent_id: z.uuid().nullable(),
+  parent_code: z.string().nullable().describe("Code of the chapter it hangs from; null at the top level"),
+  quantity: quantityOutput,
+  amount: moneyOutput,
 });
 export const itemDetailOut = itemOut.extend({
   measurements: z.array(measurementOut),
   decomposition: z.array(decompositionOut),
+  concept: conceptOut,
+  other_placements: z.array(placementOut).describe("The other places of the tree this concept is used"),
 });
 
 export type ItemOut = z.infer<typeof itemOut>;
@@ -192,7 +216,7 @@ export function toMeasurementOut(m: StoredMeasurement): z.infer<typeof measureme
   };
 }
 
-export function toDecompositionOut(d: StoredDecomposition): z.infer<typeof decompositionOut> {
+export function toDecompositionOut(d: StoredDecomposition, cost: string): z.infer<typeof decompositionOut> {
   return {
     type: d.type,
     code: d.code,
@@ -200,15 +224,34 @@ export function toDecompositionOut(d: StoredDecomposition): z.infer<typeof decom
     summary: d.summary,
     yield: dec(d.yield).toFixed(6),
     price: toUnitPrice(d.price),
-    cost: componentCost(d),
+    cost,
   };
 }
 
 export function toItemDetailOut(v: ItemView): z.infer<typeof itemDetailOut> {
+  const costs = componentCosts(v.decomposition);
   return {
     ...toItemOut(v, v.displayAmount),
     measurements: v.measurements.map(toMeasurementOut),
-    decomposition: v.decomposition.map(toDecompositionOut),
+    decomposition: v.decomposition.map((d, i) => toDecompositionOut(d, costs[i])),
+    concept: {
+      id: v.concept.id,
+      code: v.concept.code,
+      kind: v.concept.kind,
+      unit: v.concept.unit,
+      summary: v.concept.summary,
+      long_text: v.concept.longText,
+      unit_price: toUnitPrice(v.concept.unitPrice),
+      type: v.concept.type,
+      placements: v.otherPlacements.length + 1,
+    },
+    other_placements: v.otherPlacements.map((p) => ({
+      id: p.id,
+      parent_id: p.parentId,
+      parent_code: p.parentCode,
+      quantity: toQuantity(p.quantity),
+      amount: toMoney(p.amount),
+    })),
   };
 }
 

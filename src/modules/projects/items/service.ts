@@ -1,9 +1,18 @@
 import { inTransaction } from "../../../platform/db/sql.js";
 import type { Ctx } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
-import { loadBudget, loadBudgetForWrite } from "../budget-access.js";
+import { assertBudgetVisible, loadBudget, loadBudgetForWrite } from "../budget-access.js";
 import type { ItemKind } from "../tables.js";
 import type { DecompositionLine } from "./arithmetic.js";
+import {
+  type ConceptRow,
+  deleteUnplacedConcepts,
+  findConcept,
+  findConceptByCode,
+  insertConcept,
+  otherPlacements,
+  updateConceptEverywhere,
+} from "./concepts.js";
 import { type MeasurementInput, resolvePricing } from "./pricing.js";
 import {
   compactSiblings,
@@ -14,7 +23,6 @@ import {
   displayAmounts,
   displayAmountsOfBudget,
   findItem,
-  findItemByCode,
   type ItemRow,
   type ItemView,
   insertItem,
@@ -56,20 +64,31 @@ export const tooDeep = () =>
     { path: "body.parent_id", message: `the tree would exceed ${MAX_ITEM_DEPTH} levels` },
   ]);
 
-async function assertCodeFree(db: Ctx["db"], budgetId: string, code: string, exceptId?: string) {
-  const clash = await findItemByCode(db, budgetId, code);
-  if (clash && clash.id !== exceptId)
+/** Codes name concepts: a code another concept of the budget has is a 409. */
+async function assertCodeFree(db: Ctx["db"], budgetId: string, code: string, exceptConceptId?: string) {
+  const clash = await findConceptByCode(db, budgetId, code);
+  if (clash && clash.id !== exceptConceptId)
     throw new ConflictError(`The budget already has an item with code ${code}`);
 }
 
 export async function getItem(ctx: Ctx, id: string): Promise<ItemView> {
   const item = await requireItem(ctx.db, id);
-  const [amounts, measurements, decomposition] = await Promise.all([
+  await assertBudgetVisible(ctx.db, item.budgetId, ctx.actor, "Budget item");
+  const [amounts, measurements, decomposition, concept, others] = await Promise.all([
     displayAmounts(ctx.db, [id]),
     measurementsOf(ctx.db, id),
-    decompositionOf(ctx.db, id),
+    decompositionOf(ctx.db, item.conceptId),
+    findConcept(ctx.db, item.conceptId),
+    otherPlacements(ctx.db, item.conceptId, id),
   ]);
-  return { ...item, displayAmount: amounts.get(id) ?? "0", measurements, decomposition };
+  return {
+    ...item,
+    displayAmount: amounts.get(id) ?? "0",
+    measurements,
+    decomposition,
+    concept: concept as ConceptRow,
+    otherPlacements: others,
+  };
 }
 
 /** A chapter's or an item's fields; left out: unchanged on update. */
@@ -109,7 +128,7 @@ export async function listItems(
   ctx: Ctx,
   f: ItemListFilters,
 ): Promise<{ rows: ItemListing[]; total: number }> {
-  await loadBudget(ctx.db, f.budgetId);
+  await loadBudget(ctx.db, f.budgetId, ctx.actor);
   if (f.tree) return listTree(ctx, f);
   const { ids, total } = await pageItemIds(ctx.db, {
     budgetId: f.budgetId,
@@ -144,7 +163,7 @@ async function listTree(ctx: Ctx, f: ItemListFilters) {
 export async function createItem(ctx: Ctx, input: NewItem): Promise<ItemView> {
   const id = await inTransaction(ctx.db, async (tx) => {
     const budgetId = input.budgetId;
-    await loadBudgetForWrite(tx, budgetId);
+    const budget = await loadBudgetForWrite(tx, budgetId, ctx.actor);
     const parentId = input.parentId ?? null;
     if (parentId) {
       await assertParentChapter(tx, budgetId, parentId);
@@ -154,22 +173,35 @@ export async function createItem(ctx: Ctx, input: NewItem): Promise<ItemView> {
     const siblings = await countChildren(tx, budgetId, parentId);
     const position = Math.min(input.position ?? siblings, siblings);
     if (position < siblings) await openGap(tx, budgetId, parentId, position);
-    const pricing = input.kind === "item" ? resolvePricing(input) : undefined;
-    const row = await insertItem(tx, {
-      budgetId,
-      parentId,
-      kind: input.kind,
+    const pricing =
+      input.kind === "item"
+        ? resolvePricing(input, undefined, { indirectPct: budget.indirectCostsPct })
+        : undefined;
+    const texts = {
       code: input.code,
-      position,
       unit: input.unit ?? "",
       summary: input.summary ?? "",
       longText: input.longText ?? "",
+    };
+    const concept = await insertConcept(tx, {
+      budgetId,
+      kind: input.kind,
+      ...texts,
+      unitPrice: pricing?.unitPrice ?? "0",
+    });
+    const row = await insertItem(tx, {
+      budgetId,
+      parentId,
+      conceptId: concept.id,
+      kind: input.kind,
+      position,
+      ...texts,
       quantity: pricing?.quantity ?? "0",
       unitPrice: pricing?.unitPrice ?? "0",
       amount: pricing?.amount ?? "0",
     });
     if (pricing?.measurements?.length) await replaceMeasurements(tx, row.id, pricing.measurements);
-    if (pricing?.decomposition?.length) await replaceDecomposition(tx, row.id, pricing.decomposition);
+    if (pricing?.decomposition?.length) await replaceDecomposition(tx, concept.id, pricing.decomposition);
     return row.id;
   });
   return getItem(ctx, id);
@@ -186,9 +218,10 @@ const PRICE_FIELDS = [
 export async function updateItem(ctx: Ctx, id: string, input: ItemFields): Promise<ItemView> {
   await inTransaction(ctx.db, async (tx) => {
     const item = await requireItem(tx, id);
-    await loadBudgetForWrite(tx, item.budgetId);
+    const budget = await loadBudgetForWrite(tx, item.budgetId, ctx.actor);
     if (input.code !== undefined && input.code !== item.code)
-      await assertCodeFree(tx, item.budgetId, input.code, id);
+      await assertCodeFree(tx, item.budgetId, input.code, item.conceptId);
+    // Texts and price belong to the concept: every placement of it changes with them.
     const texts = { code: input.code, unit: input.unit, summary: input.summary, longText: input.longText };
     if (item.kind === "chapter") {
       const sent = PRICE_FIELDS.filter(([field]) => input[field] !== undefined);
@@ -198,26 +231,26 @@ export async function updateItem(ctx: Ctx, id: string, input: ItemFields): Promi
           sent.map(([, wire]) => ({ path: `body.${wire}`, message: "not allowed on a chapter" })),
         );
       }
-      await updateItemRow(tx, id, texts);
+      await updateConceptEverywhere(tx, item.conceptId, texts);
       return;
     }
     // One after the other: a transaction is one connection.
     const measurements = await measurementsOf(tx, id);
-    const decomposition = await decompositionOf(tx, id);
-    const pricing = resolvePricing(input, {
-      quantity: item.quantity,
-      unitPrice: item.unitPrice,
-      hasMeasurements: measurements.length > 0,
-      hasDecomposition: decomposition.length > 0,
-    });
-    await updateItemRow(tx, id, {
-      ...texts,
-      quantity: pricing.quantity,
-      unitPrice: pricing.unitPrice,
-      amount: pricing.amount,
-    });
+    const decomposition = await decompositionOf(tx, item.conceptId);
+    const pricing = resolvePricing(
+      input,
+      {
+        quantity: item.quantity,
+        unitPrice: item.unitPrice,
+        hasMeasurements: measurements.length > 0,
+        hasDecomposition: decomposition.length > 0,
+      },
+      { indirectPct: budget.indirectCostsPct },
+    );
+    await updateItemRow(tx, id, { quantity: pricing.quantity });
     if (pricing.measurements) await replaceMeasurements(tx, id, pricing.measurements);
-    if (pricing.decomposition) await replaceDecomposition(tx, id, pricing.decomposition);
+    if (pricing.decomposition) await replaceDecomposition(tx, item.conceptId, pricing.decomposition);
+    await updateConceptEverywhere(tx, item.conceptId, { ...texts, unitPrice: pricing.unitPrice });
   });
   return getItem(ctx, id);
 }
@@ -225,7 +258,7 @@ export async function updateItem(ctx: Ctx, id: string, input: ItemFields): Promi
 export async function deleteItem(ctx: Ctx, id: string, cascade: boolean): Promise<void> {
   await inTransaction(ctx.db, async (tx) => {
     const item = await requireItem(tx, id);
-    await loadBudgetForWrite(tx, item.budgetId);
+    await loadBudgetForWrite(tx, item.budgetId, ctx.actor);
     const children = item.kind === "chapter" ? await countChildren(tx, item.budgetId, id) : 0;
     if (children > 0 && !cascade) {
       throw new ConflictError(
@@ -234,6 +267,7 @@ export async function deleteItem(ctx: Ctx, id: string, cascade: boolean): Promis
       );
     }
     await deleteItemRow(tx, id);
+    await deleteUnplacedConcepts(tx, item.budgetId);
     await compactSiblings(tx, item.budgetId, item.parentId);
   });
 }

@@ -15,6 +15,7 @@ export const boxMapRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "tax:leer" },
       schema: {
         tags,
+        operationId: "getTaxBoxMap",
         summary: "The company's box map",
         description:
           "One row per tax code, model, direction, ordinary or rectifying invoice and side (accrued or " +
@@ -42,6 +43,7 @@ export const boxMapRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "tax:editar" },
       schema: {
         tags,
+        operationId: "updateTaxBoxMapRow",
         summary: "Point a box-map row at other boxes",
         description:
           "A box must exist in the row's model (303 boxes, 111 and 115 base/withholding boxes, 349 keys); " +

@@ -23,6 +23,8 @@ export interface ReturnHeader {
   declarationType: string;
   /** A rectifying (complementaria / sustitutiva) return and the receipt of the one it corrects. */
   rectifying: boolean;
+  /** Of a rectifying return: it replaces the previous one (sustitutiva) rather than adding to it. */
+  substitutive?: boolean;
   previousReceipt: string | null;
   iban: string | null;
 }
@@ -337,8 +339,8 @@ export function dr349File(
     (d.phone ?? "").replace(/\D/g, "").slice(-9).padStart(9, "0"), // 59-67
     alpha(d.contactName ?? d.name, 40), // 68-107
     h.declarationNumber, // 108-120
-    h.rectifying ? "C" : " ", // 121
-    " ", // 122
+    h.rectifying && !h.substitutive ? "C" : " ", // 121 complementary
+    h.rectifying && h.substitutive ? "S" : " ", // 122 substitutive
     h.rectifying ? (h.previousDeclarationNumber ?? "").padStart(13, "0") : "0".repeat(13), // 123-135
     h.period, // 136-137
     String(operators.length).padStart(9, "0"), // 138-146

@@ -229,6 +229,11 @@ const MAP_390: Array<[string, string[]]> = [
   ["65", ["46"]],
 ];
 
+/** The 303 boxes a 390 box adds up (none for the 390's own boxes, e.g. 85 or 95). */
+export function boxes303Of390(box: string): string[] {
+  return MAP_390.find(([b]) => b === box)?.[1] ?? [];
+}
+
 /**
  * 390 from the year's 303s (the confirmed ones where they exist): each box the sum of its 303 boxes,
  * 85 = compensation from the previous year, 86 = 65 − 85, 95 = what the 303s paid, 97/98 = the last

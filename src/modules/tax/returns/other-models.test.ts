@@ -184,6 +184,15 @@ describe("modelo 349 (OCA case)", () => {
       ["E", "DE", "129273398", "2400.00"],
       ["A", "FR", "40303265045", "300.00"],
     ]);
+    // Each key traces to its invoices: the two acquisitions and the credit note of the second.
+    const behindA = expectStatus<{ invoices: { amount: string }[] }>(
+      await t.as(t.adminToken, { method: "GET", url: `/api/tax/returns/${q1.id}/boxes/A` }),
+      200,
+    );
+    expect(behindA.invoices.map((i) => i.amount).sort()).toEqual(["-300.00", "300.00", "300.00"]);
+    expect(
+      (await t.as(t.adminToken, { method: "GET", url: `/api/tax/returns/${q1.id}/boxes/07` })).statusCode,
+    ).toBe(400);
     const confirmed = expectStatus<ReturnOut>(await returnAction(t, q1.id, "confirm"), 200);
     const file = (
       await t.as(t.adminToken, { method: "GET", url: `/api/tax/returns/${confirmed.id}/file` })
@@ -197,6 +206,37 @@ describe("modelo 349 (OCA case)", () => {
     expect(first.slice(75, 77)).toBe("DE");
     expect(first.slice(132, 133)).toBe("E");
     expect(first.slice(133, 146)).toBe("0000000240000");
+    const number = type1.slice(107, 120);
+    expect(number).toMatch(/^3492026\d{6}$/);
+    expect(type1.slice(120, 135)).toBe(`  ${"0".repeat(13)}`); // 121-122 C/S blank, 123-135 no previous
+
+    // Presented, it is replaced by a sustitutiva: its own number, S at 122 and the one it replaces.
+    expectStatus<ReturnOut>(await returnAction(t, q1.id, "present", {}), 200);
+    const substitute = expectStatus<ReturnOut>(
+      await t.as(t.adminToken, {
+        method: "POST",
+        url: "/api/tax/returns",
+        payload: {
+          company_id: fx.companyId,
+          model: "349",
+          year: 2026,
+          period: "1T",
+          declaration_kind: "sustitutiva",
+          previous_return_id: q1.id,
+        },
+      }),
+      201,
+    );
+    expectStatus<ReturnOut>(await returnAction(t, substitute.id, "confirm"), 200);
+    const substituteType1 = (
+      await t.as(t.adminToken, { method: "GET", url: `/api/tax/returns/${substitute.id}/file` })
+    ).rawPayload
+      .toString("latin1")
+      .slice(0, 500);
+    expect(substituteType1.slice(107, 120)).not.toBe(number);
+    expect(substituteType1.slice(107, 120)).toMatch(/^3492026\d{6}$/);
+    expect(substituteType1.slice(120, 122)).toBe(" S");
+    expect(substituteType1.slice(122, 135)).toBe(number);
 
     // The other 1T purchase credited in 2T: a rectification record of 1T, 300 -> 0.
     await creditWhole(t, "purchase", purchases[0].id, "2026-04-15");
@@ -212,6 +252,22 @@ describe("modelo 349 (OCA case)", () => {
         new_base: "0.00",
       }),
     ]);
+    const confirmed2 = expectStatus<ReturnOut>(await returnAction(t, q2.id, "confirm"), 200);
+    const file2 = (
+      await t.as(t.adminToken, { method: "GET", url: `/api/tax/returns/${confirmed2.id}/file` })
+    ).rawPayload.toString("latin1");
+    expect(file2).toHaveLength(1000);
+    const [header2, rect] = [file2.slice(0, 500), file2.slice(500)];
+    expect(header2.slice(137, 161)).toBe(`${"0".repeat(9)}${"0".repeat(15)}`); // no operators
+    expect(header2.slice(161, 185)).toBe(`000000001${"0".repeat(15)}`); // 1 rectification, new total 0
+    expect(rect.slice(0, 4)).toBe("2349");
+    expect(rect.slice(75, 77)).toBe("FR");
+    expect(rect.slice(132, 133)).toBe("A");
+    expect(rect.slice(133, 146)).toBe(" ".repeat(13)); // 134-146 blank
+    expect(rect.slice(146, 152)).toBe("20261T"); // 147-150 year, 151-152 period corrected
+    expect(rect.slice(152, 165)).toBe("0000000000000"); // 153-165 new base
+    expect(rect.slice(165, 178)).toBe("0000000030000"); // 166-178 previously declared
+    expect(rect.slice(178)).toBe(" ".repeat(322));
   });
 });
 
@@ -236,6 +292,17 @@ describe("modelo 390", () => {
     expect(m390.boxes["29"]).toBe(total("14"));
     expect(m390.boxes["21"]).toBe(total("10"));
     expect(m390.boxes["639"]).toBe(total("40"));
+    // A 390 box traces to the invoices of the year behind the 303 boxes it adds up.
+    const trace = (box: string) =>
+      t.as(t.adminToken, { method: "GET", url: `/api/tax/returns/${m390.id}/boxes/${box}` });
+    const behind21 = expectStatus<{ invoices: { amount: string }[] }>(await trace("21"), 200);
+    expect(behind21.invoices.length).toBeGreaterThan(0);
+    expect(behind21.invoices.reduce((acc, i) => acc + Number(i.amount), 0).toFixed(2)).toBe(m390.boxes["21"]);
+    for (const box of ["85", "47", "A"]) {
+      const refused = await trace(box);
+      expect([box, refused.statusCode]).toEqual([box, 400]);
+      expect(refused.json().errors[0].path).toMatch(/box$/);
+    }
     // No verified 2026 layout for the 390 file.
     const c390 = expectStatus<ReturnOut>(await returnAction(t, m390.id, "confirm"), 200);
     expect(

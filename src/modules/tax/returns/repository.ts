@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lte, ne, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, lte, ne, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
 import { paginate } from "../../../platform/db/paginate.js";
 import { queryRows } from "../../../platform/db/sql.js";
@@ -59,6 +59,22 @@ export async function findLatestReturn(
   return row;
 }
 
+/** Every return of a model and period, oldest first (the ordinary one, then its corrections). */
+export function returnsOfPeriod(db: Db, companyId: string, model: TaxModel, year: number, period: string) {
+  return db
+    .select({ id: taxReturns.id })
+    .from(taxReturns)
+    .where(
+      and(
+        eq(taxReturns.companyId, companyId),
+        eq(taxReturns.model, model),
+        eq(taxReturns.year, year),
+        eq(taxReturns.period, period),
+      ),
+    )
+    .orderBy(asc(taxReturns.createdAt), asc(taxReturns.id));
+}
+
 /** The year's 303s that are confirmed or presented, latest per period. */
 export async function confirmed303sOfYear(db: Db, companyId: string, year: number) {
   return db
@@ -112,10 +128,14 @@ export function listReturns(db: Db, where: SQL | undefined, page: { limit: numbe
   );
 }
 
-/** A confirmed or presented 303 whose period contains `date` (the period lock). */
+/**
+ * The 303 whose period contains `date` and locks it (the period lock): the latest return of the
+ * period when it is confirmed or presented. A correcting return still in draft (complementaria or
+ * sustitutiva of a presented one) opens the period again until it is confirmed.
+ */
 export async function findLockingReturn(db: Db, companyId: string, date: string) {
-  const [row] = await db
-    .select({
+  const latest = await db
+    .selectDistinctOn([taxReturns.year, taxReturns.period], {
       id: taxReturns.id,
       year: taxReturns.year,
       period: taxReturns.period,
@@ -126,17 +146,27 @@ export async function findLockingReturn(db: Db, companyId: string, date: string)
       and(
         eq(taxReturns.companyId, companyId),
         eq(taxReturns.model, "303"),
-        inArray(taxReturns.estado, ["confirmada", "presentada"]),
         lte(taxReturns.dateFrom, date),
         gte(taxReturns.dateTo, date),
       ),
     )
-    .limit(1);
-  return row;
+    .orderBy(taxReturns.year, taxReturns.period, desc(taxReturns.createdAt), desc(taxReturns.id));
+  return latest.find((r) => r.estado === "confirmada" || r.estado === "presentada");
 }
 
-/** Balance (debit − credit) per subaccount of the VAT accounts in the period, settlements excluded. */
-export function vatBalances(db: Db, companyId: string, dateFrom: string, dateTo: string, prefixes: string[]) {
+/**
+ * Balance (debit − credit) per subaccount of the VAT accounts in the period. Settlements are
+ * excluded (what the books say before settling), or included when settling a correcting return:
+ * what the earlier settlement of the period already reversed is not reversed twice.
+ */
+export function vatBalances(
+  db: Db,
+  companyId: string,
+  dateFrom: string,
+  dateTo: string,
+  prefixes: string[],
+  opts: { withSettlements?: boolean } = {},
+) {
   const like = sql.join(
     prefixes.map((p) => sql`s.code like ${`${p}%`}`),
     sql` or `,
@@ -148,7 +178,7 @@ export function vatBalances(db: Db, companyId: string, dateFrom: string, dateTo:
           join entries e on e.id = l.entry_id
           join subaccounts s on s.id = l.subaccount_id
          where e.company_id = ${companyId} and e.date between ${dateFrom} and ${dateTo}
-           and (${like}) and coalesce(e.source_type, '') <> 'tax_return'
+           and (${like}) and (${opts.withSettlements ?? false} or coalesce(e.source_type, '') <> 'tax_return')
          group by s.code
         having sum(l.debit - l.credit) <> 0
          order by s.code`,

@@ -31,6 +31,7 @@ export const returnRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "tax:leer" },
       schema: {
         tags,
+        operationId: "listTaxReturns",
         summary: "List tax returns",
         querystring: returnListQuery,
         response: { 200: returnPage },
@@ -55,12 +56,14 @@ export const returnRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "tax:crear" },
       schema: {
         tags,
+        operationId: "computeTaxReturn",
         summary: "Compute a draft return",
         description:
           "From the issued sales and approved purchase invoices whose operation date (else issue date) is in " +
           "the period, through the box map. 303 box 110 starts with what the previous period left to " +
           "compensate. One ordinary return per company, model and period (409 with its id); a complementaria " +
-          "or sustitutiva refers to a presented one.",
+          "or sustitutiva refers to a presented one. A correcting 303 needs admin:editar: while it is a draft " +
+          "its period is open again (recorded as a `correct` event of the corrected return).",
         body: returnCreateBody,
         response: { 201: returnOut, ...errorResponses(404, 409) },
       },
@@ -86,6 +89,7 @@ export const returnRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "tax:leer" },
       schema: {
         tags,
+        operationId: "getTaxReturn",
         summary: "Tax return detail",
         params: idParams,
         response: { 200: returnOut, ...errorResponses(404) },
@@ -100,6 +104,7 @@ export const returnRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "tax:editar" },
       schema: {
         tags,
+        operationId: "updateTaxReturn",
         summary: "Fill the accountant's boxes of a draft",
         description:
           "Manual boxes (110 compensation pending, 78 applied, 77, 65, 68...), the declaration type and the IBAN; " +
@@ -124,6 +129,7 @@ export const returnRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const action = (
     path: string,
+    operationId: string,
     summary: string,
     description: string,
     run: (ctx: ReturnType<typeof ctxOf>, id: string) => ReturnType<typeof returns.getReturn>,
@@ -134,6 +140,7 @@ export const returnRoutes: FastifyPluginAsyncZod = async (app) => {
         config: { permission: "tax:editar" },
         schema: {
           tags,
+          operationId,
           summary,
           description,
           params: idParams,
@@ -145,12 +152,14 @@ export const returnRoutes: FastifyPluginAsyncZod = async (app) => {
 
   action(
     "recompute",
+    "recomputeTaxReturn",
     "Recompute a draft from the books",
     "Manual boxes are kept. A confirmed return is 409.",
     (ctx, id) => returns.recomputeReturn(ctx, id),
   );
   action(
     "confirm",
+    "confirmTaxReturn",
     "Confirm a return",
     "Recomputes and freezes the boxes. A confirmed 303 locks its period: issuing, approving, rectifying or " +
       "posting anything dated in it is a 409 naming the return until an admin reopens it.",
@@ -158,6 +167,7 @@ export const returnRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   action(
     "settle",
+    "settleTaxReturn",
     "Post the settlement entry of a confirmed 303",
     "Dated on the period's last day: every 477 and 472 subaccount's balance of the period reversed, the net to " +
       "4750 (types I, G, U) or 4700 (C, D, V, X, N). Once (409 the second time).",
@@ -170,6 +180,7 @@ export const returnRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "tax:editar" },
       schema: {
         tags,
+        operationId: "markTaxReturnFiled",
         summary: "Mark a confirmed return as filed with the AEAT",
         params: idParams,
         body: presentBody,
@@ -186,6 +197,7 @@ export const returnRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "admin:editar" },
       schema: {
         tags,
+        operationId: "reopenTaxReturn",
         summary: "Reopen a confirmed return (admin, audited)",
         description:
           "Back to borrador, unlocking its period. A presented return is corrected by a rectifying one instead.",
@@ -204,6 +216,7 @@ export const returnRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "tax:leer" },
       schema: {
         tags,
+        operationId: "listTaxReturnEvents",
         summary: "What happened to a return: confirm, settle, present, reopen, who and why",
         params: idParams,
         response: { 200: z.array(eventOut), ...errorResponses(404) },
@@ -227,6 +240,7 @@ export const returnRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "tax:leer" },
       schema: {
         tags,
+        operationId: "getTaxReturnFile",
         summary: "The AEAT upload file of a confirmed return",
         description:
           "ISO-8859-1, fixed width: DR303e26 v1.01 (pages 01, 03 and DID), dr111e16v18, DR115e15v11, or the 349's " +
@@ -252,6 +266,7 @@ export const returnRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "tax:leer" },
       schema: {
         tags,
+        operationId: "checkTaxReturn",
         summary: "Compare a return with the ledger of its period",
         description:
           "303: boxes 27 and 45 against the period's 477 and 472 movements; 111/115: box 28 / 03 against 4751. " +
@@ -273,8 +288,16 @@ export const returnRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "tax:leer" },
       schema: {
         tags,
+        operationId: "listTaxReturnBoxInvoices",
         summary: "The invoices behind one box",
-        params: idParams.extend({ box: z.string().regex(/^\d{2,3}$/, { message: "must be a box number" }) }),
+        params: idParams.extend({
+          box: z
+            .string()
+            .regex(/^(\d{2,3}|[A-Z])$/, { message: "must be a box number (a 349: its key letter)" })
+            .describe(
+              "A box of the return; of a 349, a key (E, A, S, I, T...); of a 390, a box adding up 303 boxes",
+            ),
+        }),
         response: { 200: boxInvoicesOut, ...errorResponses(404) },
       },
     },

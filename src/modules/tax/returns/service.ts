@@ -3,7 +3,12 @@ import { assertCompanyVisible, companyFilter } from "../../../platform/auth/comp
 import type { Db } from "../../../platform/db/client.js";
 import { violatedConstraint } from "../../../platform/db/sql.js";
 import { type AuthedCtx, inCtxTransaction } from "../../../platform/http/context.js";
-import { BadRequestError, ConflictError, type FieldError } from "../../../platform/http/errors.js";
+import {
+  BadRequestError,
+  ConflictError,
+  type FieldError,
+  ForbiddenError,
+} from "../../../platform/http/errors.js";
 import { Dec, dec, sum, toMoney } from "../../../platform/money.js";
 import {
   DEFAULT_JOURNAL,
@@ -23,6 +28,7 @@ import { dr111File, dr115File, dr303File, dr349File, type Record349 } from "./ae
 import { boxSums, invoicesOfBox } from "./books-query.js";
 import {
   type Boxes,
+  boxes303Of390,
   compute111,
   compute115,
   compute303,
@@ -39,6 +45,9 @@ import * as repo from "./repository.js";
 import { assertMove } from "./transitions.js";
 
 export type ReturnRow = repo.ReturnRow;
+
+/** Reopening a locked period: an admin's (reopen, or a correcting 303 whose draft reopens it). */
+export const REOPEN_PERMISSION = "admin:editar";
 
 const MANUAL: Record<TaxModel, readonly string[]> = {
   "303": MANUAL_303,
@@ -115,23 +124,25 @@ function paidBy(previous: repo.ReturnRow, box: string): string {
   return toMoney(result.isPositive() ? result : new Dec(0));
 }
 
-/**
- * Box 110 of a 303: what the previous period's return left to compensate: its own pending
- * compensation (87) plus its result when that was to compensate (C).
- */
-async function carriedCompensation(db: Db, companyId: string, p: Period): Promise<string> {
-  const before = previousPeriod(p.year, p.period);
-  const prev = await repo.findLatestReturn(db, companyId, "303", before.year, before.period);
-  if (!prev) return "0.00";
+/** What a 303 leaves to compensate in the next one: its pending 87 plus its result when that is C. */
+function leftToCompensate(prev: { boxes: Boxes; declarationType: string | null }): string {
   const pending = dec(prev.boxes["87"] ?? "0");
   const result = dec(prev.boxes["71"] ?? "0");
   const type = prev.declarationType ?? defaultDeclarationType(result);
-  return toMoney(pending.plus(result.isNegative() && type === "C" ? result.abs() : 0));
+  return toMoney(pending.plus(result.lt(0) && type === "C" ? result.abs() : 0));
+}
+
+/** Box 110 of a 303: what the previous period's return left to compensate. */
+async function carriedCompensation(db: Db, companyId: string, p: Period): Promise<string> {
+  const before = previousPeriod(p.year, p.period);
+  const prev = await repo.findLatestReturn(db, companyId, "303", before.year, before.period);
+  return prev ? leftToCompensate(prev) : "0.00";
 }
 
 /**
  * The year's 303s for the 390: the confirmed (or presented) return of each period where there is
- * one, else the period computed from the books. Quarterly, unless the company filed monthly.
+ * one, else the period computed from the books with the compensation the period before left (so
+ * the 390's 95 and 97 follow the chain of results). Quarterly, unless the company filed monthly.
  */
 async function returns303OfYear(db: Db, companyId: string, year: number) {
   const confirmed = await repo.confirmed303sOfYear(db, companyId, year);
@@ -148,8 +159,10 @@ async function returns303OfYear(db: Db, companyId: string, year: number) {
       out.push({ boxes: found.boxes, declarationType: found.declarationType, last: p.last });
       continue;
     }
+    const before = out.at(-1);
+    const carried = before ? leftToCompensate(before) : await carriedCompensation(db, companyId, p);
     const rows = await boxSums(db, companyId, "303", p.dateFrom, p.dateTo);
-    const boxes = compute303(rows, {}, p).boxes;
+    const boxes = compute303(rows, { "110": carried }, p).boxes;
     out.push({ boxes, declarationType: defaultDeclarationType(dec(boxes["71"])), last: p.last });
   }
   return out;
@@ -190,6 +203,11 @@ export async function createReturn(ctx: AuthedCtx, input: NewReturn) {
         previous_return_id: previous.id,
         estado: previous.estado,
       });
+    // A 303 correction in draft reopens the locked period, as reopening a confirmed return does.
+    if (input.model === "303" && !ctx.actor.permissions.has(REOPEN_PERMISSION))
+      throw new ForbiddenError(
+        `Requires permission ${REOPEN_PERMISSION} to correct a presented 303: its draft reopens the period`,
+      );
   } else if (input.previousReturnId) {
     throw new BadRequestError("An ordinary return refers to no previous return", [
       { path: "previous_return_id", message: "only with declaration_kind complementaria or sustitutiva" },
@@ -221,6 +239,14 @@ export async function createReturn(ctx: AuthedCtx, input: NewReturn) {
       computedAt: new Date(),
       createdBy: ctx.actor.userId,
     });
+    if (previous)
+      await repo.insertEvent(ctx.db, {
+        companyId,
+        returnId: previous.id,
+        action: "correct",
+        reason: `${kind} ${row.id}`,
+        userId: ctx.actor.userId,
+      });
     return row;
   } catch (err) {
     if (violatedConstraint(err) === "tax_returns_period_key")
@@ -304,9 +330,9 @@ function assertDeclarationType(
   };
   if (model === "349" || model === "390") fail(`a ${model} has no declaration type`);
   if (result.isZero() && type !== "N") fail("a zero result is declared N");
-  if (result.isPositive() && !["I", "U", "G"].includes(type))
-    fail("a result to pay is I, U (direct debit) or G");
-  if (result.isNegative()) {
+  // lt/gt, not isNegative/isPositive: decimal.js counts zero as positive.
+  if (result.gt(0) && !["I", "U", "G"].includes(type)) fail("a result to pay is I, U (direct debit) or G");
+  if (result.lt(0)) {
     if (model !== "303") fail("a withholding return cannot be negative");
     if (!["C", "D", "X", "V"].includes(type))
       fail("a negative result is C (compensate), or D, X or V (refund)");
@@ -463,7 +489,10 @@ export async function settleReturn(ctx: AuthedCtx, id: string) {
       });
     assertMove("settle", row.estado);
     if (row.entryId) throw new ConflictError("The return is already settled", { entry_id: row.entryId });
-    const balances = await repo.vatBalances(tx.db, row.companyId, row.dateFrom, row.dateTo, ["477", "472"]);
+    // A correcting return settles only what the period's earlier settlements left on 477 and 472.
+    const balances = await repo.vatBalances(tx.db, row.companyId, row.dateFrom, row.dateTo, ["477", "472"], {
+      withSettlements: row.declarationKind !== "ordinaria",
+    });
     if (!balances.length)
       throw new ConflictError(`Nothing to settle: 477 and 472 have no balance in ${row.period} ${row.year}`);
     const lines = balances.map((b) => {
@@ -523,6 +552,7 @@ export async function returnFile(ctx: AuthedCtx, id: string): Promise<{ filename
     period: row.period,
     declarationType: declarationTypeOf(row) ?? "N",
     rectifying: row.declarationKind !== "ordinaria",
+    substitutive: row.declarationKind === "sustitutiva",
     previousReceipt: row.previousReceipt,
     iban: row.iban,
   };
@@ -535,12 +565,18 @@ export async function returnFile(ctx: AuthedCtx, id: string): Promise<{ filename
     case "115":
       return { filename, body: dr115File(declarant, header, row.boxes) };
     case "349": {
-      const number = `349${row.year}${String(Date.parse(`${row.dateTo}T00:00:00Z`) / 86_400_000)
-        .slice(-6)
-        .padStart(6, "0")}`;
+      const numbers = await declarationNumbers349(ctx.db, row);
       return {
         filename,
-        body: dr349File(declarant, { ...header, declarationNumber: number }, row.records as Record349[]),
+        body: dr349File(
+          declarant,
+          {
+            ...header,
+            declarationNumber: numbers.get(row.id) as string,
+            previousDeclarationNumber: row.previousReturnId ? numbers.get(row.previousReturnId) : null,
+          },
+          row.records as Record349[],
+        ),
       };
     }
     default:
@@ -551,14 +587,47 @@ export async function returnFile(ctx: AuthedCtx, id: string): Promise<{ filename
   }
 }
 
-/** The invoices behind one box of a return (traceability). */
+/**
+ * The 13-digit declaration numbers of a company's 349s of a period: 349, the year, the period's
+ * last day (days since 1970, last 5 digits) and the return's place among the period's returns (0
+ * the ordinary one, 1 its first correction...), so a complementaria or sustitutiva gets its own
+ * number and names the one it corrects.
+ */
+async function declarationNumbers349(db: Db, row: repo.ReturnRow): Promise<Map<string, string>> {
+  const day = String(Date.parse(`${row.dateTo}T00:00:00Z`) / 86_400_000)
+    .slice(-5)
+    .padStart(5, "0");
+  const ofPeriod = await repo.returnsOfPeriod(db, row.companyId, "349", row.year, row.period);
+  return new Map(ofPeriod.map((r, i) => [r.id, `349${row.year}${day}${i % 10}`]));
+}
+
+/** 303 boxes that are totals of other boxes: traced through the boxes they add. */
+const FORMULA_303 = new Set(["27", "45", "46"]);
+
+/**
+ * The invoices behind one box of a return (traceability): a 303, 111 or 115 box; a 349 key (the
+ * invoices of its operator and rectification records); a 390 box through the 303 boxes it adds up,
+ * over the year.
+ */
 export async function invoicesBehindBox(ctx: AuthedCtx, id: string, box: string) {
   const row = await getReturn(ctx, id);
-  if (row.model === "390" || row.model === "349")
-    throw new BadRequestError(`A ${row.model} is not traced box by box`, [
-      { path: "box", message: "only 303, 111 and 115" },
+  const fail = (message: string): never => {
+    throw new BadRequestError(`Box ${box} of a ${row.model} is not traced to invoices: ${message}`, [
+      { path: "box", message },
     ]);
-  return invoicesOfBox(ctx.db, row.companyId, row.model as MappedModel, row.dateFrom, row.dateTo, box);
+  };
+  const isKey = /^[A-Z]$/.test(box);
+  if (isKey !== (row.model === "349"))
+    fail(isKey ? "only a 349 is traced by key" : "a 349 is traced by key (E, A, S, I...)");
+  if (row.model !== "390")
+    return invoicesOfBox(ctx.db, row.companyId, row.model as MappedModel, row.dateFrom, row.dateTo, box);
+  const from = boxes303Of390(box);
+  if (!from.length) fail("it is not the sum of 303 boxes (85, 86, 95, 97 and 98 come from the returns)");
+  if (from.some((b) => FORMULA_303.has(b))) fail("it is a total: trace the boxes it adds");
+  const lists = await Promise.all(
+    from.map((b) => invoicesOfBox(ctx.db, row.companyId, "303", row.dateFrom, row.dateTo, b)),
+  );
+  return lists.flat();
 }
 
 /** The period's movements on an account, credit positive for 477 and 4751, debit for 472. */

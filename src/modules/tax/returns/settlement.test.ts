@@ -367,6 +367,35 @@ describe("the next quarter and the ledger check: 3T", () => {
   });
 });
 
+describe("a result of exactly zero: 4T", () => {
+  it("is declared N and confirms when the compensation absorbs the whole result", async () => {
+    await issuedSalesInvoice(t, fx.companyId, fx.customer.id, [line("1", "100", "IVA21")], "2026-10-10");
+    const draft = await draftReturn(t, fx.companyId, "303", "4T");
+    expect(draft.boxes["46"]).toBe("21.00");
+    const patched = expectStatus<ReturnOut>(
+      await t.as(t.adminToken, {
+        method: "PATCH",
+        url: `/api/tax/returns/${draft.id}`,
+        payload: { manual_boxes: { "110": "21.00" } },
+      }),
+      200,
+    );
+    expect(patched.boxes).toMatchObject({ "78": "21.00", "87": "0.00", "71": "0.00" });
+    expect(patched.declaration_type).toBe("N");
+    const confirmed = expectStatus<ReturnOut>(await returnAction(t, draft.id, "confirm"), 200);
+    expect(confirmed).toMatchObject({ estado: "confirmada", declaration_type: "N", result: "0.00" });
+    // A zero result cannot be declared to pay either.
+    await returnAction(t, draft.id, "reopen", { reason: "Comprobar el tipo" });
+    const toPay = await t.as(t.adminToken, {
+      method: "PATCH",
+      url: `/api/tax/returns/${draft.id}`,
+      payload: { declaration_type: "I" },
+    });
+    expect(toPay.statusCode).toBe(400);
+    expect(toPay.json().errors[0].path).toBe("declaration_type");
+  });
+});
+
 describe("reopening (admin, audited)", () => {
   it("is refused without admin:editar, reopens with it and unlocks the period", async () => {
     const clerk = await t.userWith(["tax:leer", "tax:editar"]);
@@ -394,5 +423,112 @@ describe("reopening (admin, audited)", () => {
         })
       ).statusCode,
     ).toBe(201);
+  });
+});
+
+describe("a complementaria of a presented 303", () => {
+  const create = (payload: Record<string, unknown>) =>
+    t.as(t.adminToken, {
+      method: "POST",
+      url: "/api/tax/returns",
+      payload: { company_id: fx.companyId, model: "303", year: 2026, period: "1T", ...payload },
+    });
+
+  it("refers to a presented return of its model and period (400 naming previous_return_id, 409)", async () => {
+    const none = await create({ declaration_kind: "complementaria" });
+    expect(none.statusCode).toBe(400);
+    expect(none.json().errors[0].path).toBe("previous_return_id");
+    const otherPeriod = await create({ declaration_kind: "complementaria", previous_return_id: q2.id });
+    expect(otherPeriod.statusCode).toBe(400);
+    expect(otherPeriod.json().errors[0].path).toBe("previous_return_id");
+    const notPresented = await create({
+      declaration_kind: "sustitutiva",
+      previous_return_id: q2.id,
+      period: "2T",
+    });
+    expect(notPresented.statusCode).toBe(409);
+    const ordinaryWithPrevious = await create({ previous_return_id: q1.id });
+    expect(ordinaryWithPrevious.statusCode).toBe(400);
+    expect(ordinaryWithPrevious.json().errors[0].path).toBe("previous_return_id");
+  });
+
+  it("opens the period while a draft, declares the difference, is filed as rectifying and settles what is left", async () => {
+    // 1T, reopened above, is confirmed again and presented.
+    expectStatus<ReturnOut>(await returnAction(t, q1.id, "confirm"), 200);
+    q1 = expectStatus<ReturnOut>(await returnAction(t, q1.id, "present", { receipt: "3030000000017" }), 200);
+    expect(q1).toMatchObject({ estado: "presentada", receipt: "3030000000017" });
+    // Its draft reopens the period: an admin's, like reopening.
+    const clerk = await t.userWith(["tax:leer", "tax:crear", "tax:editar"]);
+    const refused = await t.as(clerk.token, {
+      method: "POST",
+      url: "/api/tax/returns",
+      payload: {
+        company_id: fx.companyId,
+        model: "303",
+        year: 2026,
+        period: "1T",
+        declaration_kind: "complementaria",
+        previous_return_id: q1.id,
+      },
+    });
+    expect(refused.statusCode).toBe(403);
+    const comp = expectStatus<ReturnOut>(
+      await create({ declaration_kind: "complementaria", previous_return_id: q1.id }),
+      201,
+    );
+    expect(comp).toMatchObject({
+      declaration_kind: "complementaria",
+      previous_return_id: q1.id,
+      previous_receipt: "3030000000017",
+    });
+    const events = expectStatus<Array<{ action: string; reason: string }>>(
+      await t.as(t.adminToken, { method: "GET", url: `/api/tax/returns/${q1.id}/events` }),
+      200,
+    );
+    expect(events.at(-1)).toMatchObject({ action: "correct", reason: `complementaria ${comp.id}` });
+    expect(comp.boxes).toMatchObject({ "69": "264.00", "70": "264.00", "71": "0.00" });
+    expect(comp.declaration_type).toBe("N");
+    // The forgotten supplier invoice: the period is open while its correction is a draft.
+    await approvedPurchaseInvoice(t, fx.companyId, fx.supplier.id, [line("1", "200", "IVA21")], "2026-03-20");
+    const recomputed = expectStatus<ReturnOut>(await returnAction(t, comp.id, "recompute"), 200);
+    expect(recomputed.boxes).toMatchObject({
+      "27": "264.00",
+      "45": "42.00",
+      "69": "222.00",
+      "70": "264.00",
+      "71": "-42.00",
+    });
+    expect(recomputed.declaration_type).toBe("C");
+    expectStatus<ReturnOut>(await returnAction(t, comp.id, "confirm"), 200);
+    // Confirmed, it locks the period again.
+    const late = await postEntry(t, {
+      company_id: fx.companyId,
+      date: "2026-02-01",
+      lines: [debit("7000000000", "1.00"), credit("4770012100", "1.00")],
+    });
+    expect(late.statusCode).toBe(409);
+    expect(late.json().tax_return_id).toBe(comp.id);
+
+    const file = (
+      await t.as(t.adminToken, { method: "GET", url: `/api/tax/returns/${comp.id}/file` })
+    ).rawPayload.toString("latin1");
+    const p1 = file.slice(17 + 311, 17 + 311 + 1581);
+    const p3 = file.slice(17 + 311 + 1581, 17 + 311 + 1581 + 1017);
+    expect(p3.slice(0, 11)).toBe("<T30303000>");
+    expect(p1.slice(11, 12)).toBe(" "); // 12: blank since 2025, the correction is flagged on page 03
+    expect(p3.slice(356, 373)).toBe(amount17("264.00")); // 70 @357
+    expect(p3.slice(407, 424)).toBe(amount17("-42.00")); // 71 @408, N-signed
+    expect(p3.slice(425, 426)).toBe("X"); // 426 rectifying
+    expect(p3.slice(426, 439)).toBe("3030000000017"); // 427 previous receipt
+
+    // Its settlement reverses only what 1T's first one left: the new 42.00 on 472 and the 1.00
+    // posted by hand on 477 while 1T was reopened; the net, to compensate, to 4700.
+    const settled = expectStatus<ReturnOut>(await returnAction(t, comp.id, "settle"), 200);
+    const lines = await entryLines(t, settled.entry_id as string);
+    expect(lines.sort((a, b) => a.code.localeCompare(b.code))).toEqual([
+      { code: "4700000000", debit: "41.00", credit: "0.00" },
+      { code: "4720012100", debit: "0.00", credit: "42.00" },
+      { code: "4770012100", debit: "1.00", credit: "0.00" },
+    ]);
   });
 });

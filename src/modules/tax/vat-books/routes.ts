@@ -18,6 +18,7 @@ export const vatBookRoutes: FastifyPluginAsyncZod = async (app) => {
         config: { permission: "tax:leer" },
         schema: {
           tags,
+          operationId: issued ? "getIssuedInvoicesVatBook" : "getReceivedInvoicesVatBook",
           summary: issued ? "Libro registro de facturas expedidas" : "Libro registro de facturas recibidas",
           description:
             `One row per ${issued ? "issued sales" : "approved purchase"} invoice and VAT rate, by accrual date ` +

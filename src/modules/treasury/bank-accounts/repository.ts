@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, like, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, ilike, inArray, like, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
 import { paginate } from "../../../platform/db/paginate.js";
 import { likePattern } from "../../../platform/http/pagination.js";
@@ -18,6 +18,14 @@ export interface BankAccountListFilter {
 export async function findBankAccount(db: Db, id: string): Promise<BankAccountRow | undefined> {
   const [row] = await db.select().from(bankAccounts).where(eq(bankAccounts.id, id)).limit(1);
   return row;
+}
+
+export function findBankAccounts(db: Db, ids: string[]): Promise<BankAccountRow[]> {
+  if (!ids.length) return Promise.resolve([]);
+  return db
+    .select()
+    .from(bankAccounts)
+    .where(inArray(bankAccounts.id, [...new Set(ids)]));
 }
 
 export function listBankAccounts(db: Db, f: BankAccountListFilter) {

@@ -23,6 +23,7 @@ export const bankAccountRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "treasury:leer" },
       schema: {
         tags,
+        operationId: "listBankAccounts",
         summary: "List bank accounts",
         querystring: bankAccountListQuery,
         response: { 200: bankAccountPage },
@@ -47,6 +48,7 @@ export const bankAccountRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "treasury:leer" },
       schema: {
         tags,
+        operationId: "getBankAccount",
         summary: "Bank account detail",
         params: idParams,
         response: { 200: bankAccountOut, ...errorResponses(404) },
@@ -61,6 +63,7 @@ export const bankAccountRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "treasury:crear" },
       schema: {
         tags,
+        operationId: "createBankAccount",
         summary: "Create a bank account",
         description:
           "The IBAN's check digits are verified (400 naming iban otherwise). The account gets its own " +
@@ -88,6 +91,7 @@ export const bankAccountRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "treasury:editar" },
       schema: {
         tags,
+        operationId: "updateBankAccount",
         summary: "Update a bank account",
         description: "Name, IBAN (checked), BIC and is_active; the subaccount never changes.",
         params: idParams,
@@ -111,6 +115,7 @@ export const bankAccountRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "treasury:eliminar" },
       schema: {
         tags,
+        operationId: "deleteBankAccount",
         summary: "Delete a bank account",
         description:
           "Only when no payment, budget line or statement refers to it (409: deactivate it instead).",

@@ -1,4 +1,4 @@
-import { assertCompanyVisible, companyFilter } from "../../../platform/auth/company-scope.js";
+import { assertCompanyVisible, canSeeCompany, companyFilter } from "../../../platform/auth/company-scope.js";
 import { sqlState, violatedConstraint } from "../../../platform/db/sql.js";
 import { type AuthedCtx, inCtxTransaction } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError } from "../../../platform/http/errors.js";
@@ -47,6 +47,11 @@ export function checkIban(raw: string, path = "iban"): string {
 /** A bank account the caller may see (404 otherwise). */
 export async function getBankAccount(ctx: AuthedCtx, id: string): Promise<BankAccountRow> {
   return assertCompanyVisible(ctx.actor, await repo.findBankAccount(ctx.db, id), "Bank account");
+}
+
+/** Several bank accounts the caller may see (the others left out). */
+export async function getBankAccounts(ctx: AuthedCtx, ids: string[]): Promise<BankAccountRow[]> {
+  return (await repo.findBankAccounts(ctx.db, ids)).filter((b) => canSeeCompany(ctx.actor, b.companyId));
 }
 
 export function listBankAccounts(ctx: AuthedCtx, f: BankAccountListFilters) {

@@ -23,6 +23,7 @@ export const budgetRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "treasury:leer" },
       schema: {
         tags,
+        operationId: "listTreasuryBudgetLines",
         summary: "List treasury budget lines",
         description: "By first date. search looks in the category and the description.",
         querystring: budgetListQuery,
@@ -52,6 +53,7 @@ export const budgetRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "treasury:crear" },
       schema: {
         tags,
+        operationId: "createTreasuryBudgetLine",
         summary: "Create a treasury budget line",
         description:
           "A forecast amount on a date, repeated monthly, quarterly or yearly (until a date, or with no end). " +
@@ -79,6 +81,7 @@ export const budgetRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "treasury:leer" },
       schema: {
         tags,
+        operationId: "getTreasuryBudgetLine",
         summary: "Treasury budget line detail",
         params: idParams,
         response: { 200: budgetOut, ...errorResponses(404) },
@@ -93,6 +96,7 @@ export const budgetRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "treasury:editar" },
       schema: {
         tags,
+        operationId: "updateTreasuryBudgetLine",
         summary: "Update a treasury budget line",
         params: idParams,
         body: budgetUpdateBody,
@@ -111,6 +115,7 @@ export const budgetRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "treasury:eliminar" },
       schema: {
         tags,
+        operationId: "deleteTreasuryBudgetLine",
         summary: "Delete a treasury budget line",
         params: idParams,
         response: { ...noContent, ...errorResponses(404) },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../../test/helpers/app.js";
+import { expectAfterWalksLikeSkip, expectUnknownCursorRefused } from "../../../../test/helpers/pagination.js";
 import { createCompany, createFiscalYear } from "../../accounting/test-support.js";
 import { createContact, entryLines, expectStatus, line } from "../../documents/test-support.js";
 import {
@@ -275,6 +276,36 @@ describe("supplier payments", () => {
     expect(page.data.map((d) => d.id)).toEqual([due.id]);
     const moved = await call("PATCH", `${P}/${due.id}`, { due_date: "2026-12-31" });
     expect(moved.statusCode).toBe(409);
+  });
+});
+
+describe("paging", () => {
+  it("after= walks the same pages as skip, by due date then code; totals are exact (total_is_estimate)", async () => {
+    const contact = await createContact(t, fx.companyId, { name: "Keyset Cobros, S.L." });
+    const invoices = [];
+    for (const price of ["10", "20", "30"])
+      invoices.push(await issuedSalesInvoice(t, fx.companyId, contact.id, [line("1", price)]));
+    // Three instalments due the same day: the code orders them, and the cursor has to follow it.
+    const split = await receiptOf(invoices[1].id);
+    await call("PATCH", `${R}/${split.id}`, {
+      instalments: [
+        { due_date: "2099-01-15", amount: "8.00" },
+        { due_date: "2099-01-15", amount: "8.00" },
+        { due_date: "2099-01-15", amount: "8.20" },
+      ],
+    });
+    const ids = await expectAfterWalksLikeSkip(t, `${R}?contact_id=${contact.id}`);
+    expect(ids).toHaveLength(5);
+    const outside = await receiptOf(
+      (await issuedSalesInvoice(t, fx.companyId, fx.customer.id, [line("1", "5")])).id,
+    );
+    await expectUnknownCursorRefused(t, `${R}?contact_id=${contact.id}`, outside.id);
+
+    for (let i = 0; i < 3; i++)
+      await approvedPurchaseInvoice(t, fx.companyId, fx.supplier.id, [line("1", String(40 + i))]);
+    await expectAfterWalksLikeSkip(t, P);
+    // A customer receipt is no row of the supplier payments.
+    await expectUnknownCursorRefused(t, P, outside.id);
   });
 });
 

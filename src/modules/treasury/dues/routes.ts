@@ -27,12 +27,14 @@ const WORDS = {
   sale: {
     one: "customer receipt",
     many: "customer receipts",
+    operationNoun: "CustomerReceipt",
     invoice: "issued sales invoice",
     entry: "Dr 572 (net of fees) / Dr 626 fees / Cr 430",
   },
   purchase: {
     one: "supplier payment",
     many: "supplier payments due",
+    operationNoun: "SupplierPayment",
     invoice: "approved purchase invoice",
     entry: "Dr 400 / Dr 626 fees / Cr 572",
   },
@@ -48,18 +50,20 @@ export function dueRoutes(direction: PaymentDirection): FastifyPluginAsyncZod {
         config: { permission: "treasury:leer" },
         schema: {
           tags,
+          operationId: `list${w.operationNoun}s`,
           summary: `List ${w.many}`,
           description:
             "By due date. status vencido: not fully paid and due before today; pendiente and parcial are the " +
             "ones not yet due. date_from/date_to filter the due date; search looks in the code, the contact's " +
-            "name and tax id and the supplier's number.",
+            "name and tax id and the supplier's number. Deep pages: pass `after` (the last id of the previous page) " +
+            "instead of a large skip. total is exact up to 10,000 instalments (total_is_estimate).",
           querystring: dueListQuery,
           response: { 200: duePage },
         },
       },
       async (request) => {
         const q = request.query;
-        const { rows, total } = await dues.listTreasuryDues(ctxOf(request), direction, {
+        const { rows, total, totalIsEstimate } = await dues.listTreasuryDues(ctxOf(request), direction, {
           companyId: q.company_id,
           status: q.status,
           dateFrom: q.date_from,
@@ -69,8 +73,15 @@ export function dueRoutes(direction: PaymentDirection): FastifyPluginAsyncZod {
           search: q.search,
           limit: q.limit,
           offset: q.skip,
+          after: q.after,
         });
-        return { data: rows.map(toDueOut), total, skip: q.skip, limit: q.limit };
+        return {
+          data: rows.map(toDueOut),
+          total,
+          total_is_estimate: totalIsEstimate ?? false,
+          skip: q.skip,
+          limit: q.limit,
+        };
       },
     );
 
@@ -80,6 +91,7 @@ export function dueRoutes(direction: PaymentDirection): FastifyPluginAsyncZod {
         config: { permission: "treasury:crear" },
         schema: {
           tags,
+          operationId: `create${w.operationNoun}`,
           summary: `Create a ${w.one} by hand`,
           description:
             `Adds an instalment to an ${w.invoice}. Its amount comes from what the invoice's instalments do not ` +
@@ -105,6 +117,7 @@ export function dueRoutes(direction: PaymentDirection): FastifyPluginAsyncZod {
         config: { permission: "treasury:leer" },
         schema: {
           tags,
+          operationId: `get${w.operationNoun}`,
           summary: `${w.one[0].toUpperCase()}${w.one.slice(1)} detail, with its payments and its invoice's instalments`,
           params: idParams,
           response: { 200: dueDetailOut, ...errorResponses(404) },
@@ -120,6 +133,7 @@ export function dueRoutes(direction: PaymentDirection): FastifyPluginAsyncZod {
         config: { permission: "treasury:editar" },
         schema: {
           tags,
+          operationId: `update${w.operationNoun}`,
           summary: `Change the due date of a ${w.one}, or split it into instalments`,
           description:
             "due_date: not on a fully paid instalment. instalments: only while nothing of it is paid; the parts " +
@@ -145,6 +159,7 @@ export function dueRoutes(direction: PaymentDirection): FastifyPluginAsyncZod {
         config: { permission: "treasury:crear" },
         schema: {
           tags,
+          operationId: `pay${w.operationNoun}`,
           summary: `Pay a ${w.one}, fully or partly`,
           description:
             `Posts ${w.entry} in the BAN journal, adds the amount to what was paid of the instalment and of ` +
@@ -181,6 +196,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "treasury:leer" },
       schema: {
         tags,
+        operationId: "getPayment",
         summary: "Payment detail",
         params: idParams,
         response: { 200: paymentOut, ...errorResponses(404) },
@@ -195,6 +211,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "treasury:editar" },
       schema: {
         tags,
+        operationId: "undoPayment",
         summary: "Undo a payment",
         description:
           "Posts the reversal of its entry (dated `date`, default the payment's date), gives the amount back " +

@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { iso, isoOrNull } from "../../../platform/dates.js";
-import { apiListQuery, apiPage, queryDate } from "../../../platform/http/pagination.js";
+import {
+  afterCursorQuery,
+  apiBoundedPage,
+  apiListQuery,
+  queryDate,
+} from "../../../platform/http/pagination.js";
 import { moneyInput, moneyOutput, nonNegative } from "../../../platform/money.js";
 import type { DueView } from "../../documents/index.js";
 import type { PaymentRow } from "../payments/service.js";
@@ -55,7 +60,7 @@ export const dueDetailOut = dueOut.extend({
   instalments: z.array(dueOut).describe("Every instalment of the same invoice, this one included"),
 });
 
-export const duePage = apiPage(dueOut);
+export const duePage = apiBoundedPage(dueOut);
 
 export const dueListQuery = apiListQuery.extend({
   company_id: z.uuid().optional(),
@@ -64,6 +69,7 @@ export const dueListQuery = apiListQuery.extend({
   date_to: queryDate.optional().describe("Due on or before this date"),
   contact_id: z.uuid().optional(),
   invoice_id: z.uuid().optional(),
+  after: afterCursorQuery,
 });
 
 const positiveOrNegative = moneyInput.refine((v) => Number(v) !== 0, { message: "must not be zero" });

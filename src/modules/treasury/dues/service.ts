@@ -36,6 +36,8 @@ export interface DueListFilters {
   search?: string;
   limit: number;
   offset: number;
+  /** Keyset cursor: the id of the last due of the previous page. */
+  after?: string;
 }
 
 export function listTreasuryDues(ctx: AuthedCtx, direction: PaymentDirection, f: DueListFilters) {

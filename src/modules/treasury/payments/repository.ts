@@ -1,5 +1,6 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
+import { insertUnnest } from "../../../platform/db/sql.js";
 import { bankAccounts, treasuryPayments } from "../tables.js";
 
 export type PaymentRow = typeof treasuryPayments.$inferSelect;
@@ -8,6 +9,28 @@ export type PaymentInsert = typeof treasuryPayments.$inferInsert;
 export async function insertPayment(tx: Db, values: PaymentInsert): Promise<PaymentRow> {
   const [row] = await tx.insert(treasuryPayments).values(values).returning();
   return row;
+}
+
+/** Many payments as INSERT ... SELECT FROM unnest (10,000 per statement). */
+export async function insertPayments(tx: Db, rows: PaymentInsert[]): Promise<void> {
+  const col = (name: string, type: string, pick: (r: PaymentInsert) => string | null | undefined) => ({
+    name,
+    type,
+    values: rows.map((r) => pick(r) ?? null),
+  });
+  await insertUnnest(tx, "treasury_payments", [
+    col("id", "uuid", (r) => r.id),
+    col("company_id", "uuid", (r) => r.companyId),
+    col("due_id", "uuid", (r) => r.dueId),
+    col("direction", "text", (r) => r.direction),
+    col("date", "date", (r) => r.date),
+    col("amount", "numeric", (r) => r.amount),
+    col("fees", "numeric", (r) => r.fees),
+    col("bank_account_id", "uuid", (r) => r.bankAccountId),
+    col("entry_id", "uuid", (r) => r.entryId),
+    col("bank_movement_id", "uuid", (r) => r.bankMovementId),
+    col("created_by", "uuid", (r) => r.createdBy),
+  ]);
 }
 
 /** One payment; `lock` holds it (FOR UPDATE) for an undo. */

@@ -8,12 +8,14 @@ import {
   contactSubaccountCode,
   postSourceEntry,
   reverseEntry,
+  type SourceEntryInput,
   type SourceEntryLine,
   subaccountCode,
   subaccountLengthOf,
 } from "../../accounting/index.js";
 import { getContact } from "../../clients/index.js";
-import { addDuePayment, type DueView, getDue, listDues } from "../../documents/index.js";
+import { addDuePayment, type DueView, getDue, listDues, openDuesForMatching } from "../../documents/index.js";
+import type { BankAccountRow } from "../bank-accounts/repository.js";
 import { getBankAccount } from "../bank-accounts/service.js";
 import type { PaymentDirection } from "../tables.js";
 import type { PaymentRow } from "./repository.js";
@@ -72,6 +74,11 @@ export async function listOpenDues(
   }));
 }
 
+/** Every open receipt and supplier payment due of a company, lean, for bank matching. */
+export function listOpenDuesForMatching(ctx: AuthedCtx, companyId: string) {
+  return openDuesForMatching(ctx, companyId);
+}
+
 export interface PayDueInput {
   dueId: string;
   date: string;
@@ -124,8 +131,7 @@ export function paymentLines(input: {
     }));
 }
 
-function assertAmountFits(due: DueView, amount: Dec) {
-  const open = dec(due.openAmount);
+function assertAmountFits(due: DueView, amount: Dec, open: Dec) {
   const sign = dec(due.amount).isNegative() ? -1 : 1;
   if (amount.isZero() || amount.times(sign).isNegative())
     throw new BadRequestError(`amount must be ${sign > 0 ? "positive" : "negative"} for ${due.code}`, [
@@ -135,6 +141,63 @@ function assertAmountFits(due: DueView, amount: Dec) {
     throw new ConflictError(
       `${due.code} has ${toMoney(open)} open: a payment of ${toMoney(amount)} is more than that`,
     );
+}
+
+export function assertFeesValid(fees: Dec) {
+  if (fees.isNegative())
+    throw new BadRequestError("fees must not be negative", [
+      { path: "fees", message: "must not be negative" },
+    ]);
+}
+
+/**
+ * The rules a payment of a due obeys (payDue and payDues): a bank account of the due's company,
+ * active; an amount on the due's side of zero and no more than `open` (what is open of it now);
+ * fees no larger than what a receipt brought in.
+ */
+export function assertPayable(due: DueView, bank: BankAccountRow, amount: Dec, fees: Dec, open: Dec) {
+  if (bank.companyId !== due.companyId)
+    throw new BadRequestError("The bank account belongs to another company than the due", [
+      { path: "bank_account_id", message: "must be a bank account of the due's company" },
+    ]);
+  if (!bank.isActive) throw new ConflictError(`Bank account ${bank.name} is inactive`);
+  assertAmountFits(due, amount, open);
+  if (due.direction === "sale" && amount.isPositive() && fees.gt(amount))
+    throw new BadRequestError("fees must not exceed the amount received", [
+      { path: "fees", message: `must be at most ${toMoney(amount)}` },
+    ]);
+}
+
+/** The entry of a payment as the ledger posts it (BAN journal, source linked to the payment). */
+export function paymentEntry(input: {
+  due: DueView;
+  bank: BankAccountRow;
+  paymentId: string;
+  date: string;
+  amount: Dec;
+  fees: Dec;
+  contact: { code: string; name: string };
+  subaccountLength: number;
+}): SourceEntryInput {
+  const { due } = input;
+  const sale = due.direction === "sale";
+  const what = sale ? "Cobro" : "Pago";
+  return {
+    companyId: due.companyId,
+    date: input.date,
+    journal: BANK_JOURNAL,
+    concept: `${what} ${due.code} ${due.contactName}`.slice(0, 500),
+    source: { type: sale ? "customer_receipt_payment" : "supplier_payment", id: input.paymentId },
+    lines: paymentLines({
+      direction: due.direction,
+      amount: toMoney(input.amount),
+      fees: toMoney(input.fees),
+      contactSubaccount: input.contact,
+      bankSubaccount: { code: input.bank.subaccountCode, name: input.bank.name },
+      feesSubaccount: subaccountCode(FEES_ACCOUNT, "", input.subaccountLength),
+      description: `${what} ${due.code}`,
+    }),
+  };
 }
 
 /**
@@ -149,46 +212,28 @@ export async function payDue(
 ): Promise<{ paymentId: string; entryId: string }> {
   const amount = dec(input.amount);
   const fees = dec(input.fees ?? "0");
-  if (fees.isNegative())
-    throw new BadRequestError("fees must not be negative", [
-      { path: "fees", message: "must not be negative" },
-    ]);
+  assertFeesValid(fees);
   return inCtxTransaction(ctx, async (tx) => {
     const due = await getDue(tx, input.dueId, { lock: true });
     const bank = await getBankAccount(tx, input.bankAccountId);
-    if (bank.companyId !== due.companyId)
-      throw new BadRequestError("The bank account belongs to another company than the due", [
-        { path: "bank_account_id", message: "must be a bank account of the due's company" },
-      ]);
-    if (!bank.isActive) throw new ConflictError(`Bank account ${bank.name} is inactive`);
-    assertAmountFits(due, amount);
-    if (due.direction === "sale" && amount.isPositive() && fees.gt(amount))
-      throw new BadRequestError("fees must not exceed the amount received", [
-        { path: "fees", message: `must be at most ${toMoney(amount)}` },
-      ]);
+    assertPayable(due, bank, amount, fees, dec(due.openAmount));
     const contact = await getContact(tx, due.contactId);
     const sale = due.direction === "sale";
     const contactCode = await contactSubaccountCode(tx, contact, sale ? "430" : "400", input.date);
-    const length = await subaccountLengthOf(tx, due.companyId);
     const paymentId = uuidv7();
-    const what = sale ? "Cobro" : "Pago";
-    const description = `${what} ${due.code}`;
-    const entry = await postSourceEntry(tx, {
-      companyId: due.companyId,
-      date: input.date,
-      journal: BANK_JOURNAL,
-      concept: `${what} ${due.code} ${due.contactName}`.slice(0, 500),
-      source: { type: sale ? "customer_receipt_payment" : "supplier_payment", id: paymentId },
-      lines: paymentLines({
-        direction: due.direction,
-        amount: toMoney(amount),
-        fees: toMoney(fees),
-        contactSubaccount: { code: contactCode, name: contact.name },
-        bankSubaccount: { code: bank.subaccountCode, name: bank.name },
-        feesSubaccount: subaccountCode(FEES_ACCOUNT, "", length),
-        description,
+    const entry = await postSourceEntry(
+      tx,
+      paymentEntry({
+        due,
+        bank,
+        paymentId,
+        date: input.date,
+        amount,
+        fees,
+        contact: { code: contactCode, name: contact.name },
+        subaccountLength: await subaccountLengthOf(tx, due.companyId),
       }),
-    });
+    );
     await repo.insertPayment(tx.db, {
       id: paymentId,
       companyId: due.companyId,

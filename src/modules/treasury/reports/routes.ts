@@ -14,6 +14,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "treasury:leer" },
       schema: {
         tags,
+        operationId: "getCashFlowForecast",
         summary: "Cash-flow forecast",
         description:
           "Opening balance (the ledger's balance of the bank subaccounts, plus what is expected between today " +
@@ -44,6 +45,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: "treasury:leer" },
       schema: {
         tags,
+        operationId: "getAgingReport",
         summary: "Aging of receivables and payables per contact",
         description:
           "Open amounts of the invoices issued by as_of, per contact, by days past due at as_of: 0-30, 31-60, " +

@@ -1,0 +1,1 @@
+ALTER TABLE "verifactu_settings" ADD COLUMN "next_submission_at" timestamp with time zone;

@@ -1,0 +1,1 @@
+CREATE INDEX "document_dues_list_idx" ON "document_dues" USING btree ("company_id","direction","due_date","code","id");

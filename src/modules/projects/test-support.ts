@@ -1,0 +1,2 @@
+/** Test setup of the projects module for other modules' tests (budgets and items straight to the tables). */
+export { insertBudget, insertItem, setBudgetEstado } from "./certifications/test-support.js";

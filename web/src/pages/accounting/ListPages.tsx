@@ -1,0 +1,218 @@
+import { Badge, Button, Group, Paper, TextInput } from "@mantine/core";
+import { useDebouncedValue } from "@mantine/hooks";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { api, unwrap } from "../../api/client";
+import { useCan, useCompany } from "../../auth/session";
+import { DataTable } from "../../components/DataTable";
+import { notifyError, notifySuccess } from "../../components/notify";
+import { PageHeader } from "../../components/PageHeader";
+import { formatDate, formatMoney } from "../../i18n";
+
+function useSearchBox() {
+  const { t } = useTranslation();
+  const [text, setText] = useState("");
+  const [debounced] = useDebouncedValue(text, 300);
+  const box = (
+    <Paper withBorder p="sm" mb="sm">
+      <TextInput
+        aria-label={t("common.search")}
+        placeholder={t("common.search")}
+        value={text}
+        onChange={(e) => setText(e.currentTarget.value)}
+        w={280}
+      />
+    </Paper>
+  );
+  return { search: debounced || undefined, box };
+}
+
+export function ContactsPage() {
+  const { t } = useTranslation();
+  const { companyId } = useCompany();
+  const { search, box } = useSearchBox();
+  const query = useQuery({
+    queryKey: ["clients", companyId, search],
+    enabled: Boolean(companyId),
+    queryFn: async () =>
+      unwrap(
+        await api.GET("/api/clients", {
+          params: { query: { company_id: companyId ?? undefined, search, limit: 500 } },
+        }),
+      ),
+  });
+  return (
+    <>
+      <PageHeader
+        title={t("contacts.title")}
+        subtitle={query.data && t("common.results", { count: query.data.total })}
+      />
+      {box}
+      <DataTable
+        query={query}
+        columns={[
+          { key: "code", header: t("common.code"), render: (r) => r.code, mono: true, width: 90 },
+          { key: "name", header: t("common.name"), render: (r) => r.name },
+          { key: "tax", header: t("contacts.taxId"), render: (r) => r.tax_id ?? "—", mono: true },
+          {
+            key: "type",
+            header: t("common.status"),
+            render: (r) => (
+              <Badge color={r.contact_type === "supplier" ? "grape" : "indigo"}>{r.contact_type}</Badge>
+            ),
+          },
+          { key: "email", header: t("contacts.email"), render: (r) => r.email },
+          { key: "phone", header: t("contacts.phone"), render: (r) => r.phone },
+        ]}
+      />
+    </>
+  );
+}
+
+export function ProductsPage() {
+  const { t } = useTranslation();
+  const { companyId } = useCompany();
+  const { search, box } = useSearchBox();
+  const query = useQuery({
+    queryKey: ["products", companyId, search],
+    enabled: Boolean(companyId),
+    queryFn: async () =>
+      unwrap(
+        await api.GET("/api/products", {
+          params: { query: { company_id: companyId ?? undefined, search, limit: 500 } },
+        }),
+      ),
+  });
+  return (
+    <>
+      <PageHeader
+        title={t("products.title")}
+        subtitle={query.data && t("common.results", { count: query.data.total })}
+      />
+      {box}
+      <DataTable
+        query={query}
+        columns={[
+          { key: "ref", header: t("common.code"), render: (r) => r.reference, mono: true, width: 120 },
+          { key: "desc", header: t("common.description"), render: (r) => r.description },
+          { key: "family", header: t("products.family"), render: (r) => r.family_code ?? "—" },
+          { key: "vat", header: "IVA %", render: (r) => r.vat_rate, align: "right" },
+          {
+            key: "price",
+            header: t("products.price"),
+            render: (r) => formatMoney(r.sale_price),
+            align: "right",
+            mono: true,
+          },
+        ]}
+      />
+    </>
+  );
+}
+
+export function AccountsPage() {
+  const { t } = useTranslation();
+  const { companyId } = useCompany();
+  const { search, box } = useSearchBox();
+  const query = useQuery({
+    queryKey: ["subaccounts", companyId, search],
+    enabled: Boolean(companyId),
+    queryFn: async () =>
+      unwrap(
+        await api.GET("/api/accounting/subaccounts", {
+          params: { query: { company_id: companyId ?? undefined, search, limit: 1000 } },
+        }),
+      ),
+  });
+  return (
+    <>
+      <PageHeader
+        title={t("accounts.title")}
+        subtitle={query.data && t("common.results", { count: query.data.total })}
+      />
+      {box}
+      <DataTable
+        query={query}
+        columns={[
+          { key: "code", header: t("common.code"), render: (r) => r.code, mono: true, width: 140 },
+          { key: "name", header: t("common.name"), render: (r) => r.name },
+          { key: "account", header: t("accounts.group"), render: (r) => r.account_code, mono: true },
+          { key: "fy", header: t("fiscalYears.title"), render: (r) => r.fiscal_year_code },
+        ]}
+      />
+    </>
+  );
+}
+
+export function FiscalYearsPage() {
+  const { t } = useTranslation();
+  const { companyId } = useCompany();
+  const client = useQueryClient();
+  const canClose = useCan("accounting:validar");
+  const query = useQuery({
+    queryKey: ["fiscal-years", companyId],
+    enabled: Boolean(companyId),
+    queryFn: async () =>
+      unwrap(
+        await api.GET("/api/accounting/fiscal-years", {
+          params: { query: { company_id: companyId ?? undefined, limit: 100 } },
+        }),
+      ),
+  });
+  const setState = useMutation({
+    mutationFn: async ({ id, estado }: { id: string; estado: "abierto" | "cerrado" }) =>
+      unwrap(
+        await api.PUT("/api/accounting/fiscal-years/{id}/estado", {
+          params: { path: { id } },
+          body: { estado },
+        }),
+      ),
+    onSuccess: (fy) => {
+      notifySuccess(`${fy.code}: ${t(`fiscalYears.estado.${fy.estado}`)}`);
+      void client.invalidateQueries({ queryKey: ["fiscal-years"] });
+    },
+    onError: notifyError,
+  });
+  return (
+    <>
+      <PageHeader title={t("fiscalYears.title")} />
+      <DataTable
+        query={query}
+        columns={[
+          { key: "code", header: t("common.code"), render: (r) => r.code, mono: true },
+          { key: "start", header: t("fiscalYears.start"), render: (r) => formatDate(r.start_date) },
+          { key: "end", header: t("fiscalYears.end"), render: (r) => formatDate(r.end_date) },
+          { key: "n", header: t("entries.title"), render: (r) => r.last_entry_number, align: "right" },
+          {
+            key: "estado",
+            header: t("common.status"),
+            render: (r) => (
+              <Badge color={r.estado === "abierto" ? "teal" : "gray"}>
+                {t(`fiscalYears.estado.${r.estado}`)}
+              </Badge>
+            ),
+          },
+          {
+            key: "actions",
+            header: "",
+            render: (r) =>
+              canClose && (
+                <Group justify="flex-end">
+                  <Button
+                    variant="light"
+                    color={r.estado === "abierto" ? "red" : "teal"}
+                    onClick={() =>
+                      setState.mutate({ id: r.id, estado: r.estado === "abierto" ? "cerrado" : "abierto" })
+                    }
+                  >
+                    {r.estado === "abierto" ? t("fiscalYears.close") : t("fiscalYears.estado.abierto")}
+                  </Button>
+                </Group>
+              ),
+          },
+        ]}
+      />
+    </>
+  );
+}

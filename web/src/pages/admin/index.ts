@@ -1,0 +1,4 @@
+export { ApiTokensPage } from "./ApiTokensPage";
+export { LoginAuditPage } from "./LoginAuditPage";
+export { RolesPage } from "./RolesPage";
+export { UsersPage } from "./UsersPage";

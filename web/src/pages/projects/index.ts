@@ -1,0 +1,3 @@
+export { BudgetDetailPage } from "./BudgetDetailPage";
+export { BudgetsPage } from "./BudgetsPage";
+export { CertificationPage } from "./CertificationPage";

@@ -1,0 +1,3 @@
+export { BankReconciliationPage } from "./BankReconciliationPage";
+export { CashFlowPage } from "./CashFlowPage";
+export { PurchaseInvoicesPage, SalesInvoicesPage } from "./InvoicesPages";
