@@ -1,5 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/helpers/app.js";
+import { expectAfterWalksLikeSkip, expectUnknownCursorRefused } from "../../../test/helpers/pagination.js";
 import {
   createContact,
   type DocOut,
@@ -301,13 +303,33 @@ describe("posting of supplier invoices (documents.md, hand-computed)", () => {
   });
 });
 
+describe("the supplier invoice list", () => {
+  it("after= walks the same pages as skip, also with search; totals are exact (total_is_estimate)", async () => {
+    const supplier = await createContact(t, fx.companyId, { name: "Keyset Compras, S.L." });
+    for (const date of ["2026-04-01", "2026-04-02", "2026-04-02", "2026-04-03"])
+      expectStatus(
+        await createPurchaseInvoice(t, fx.companyId, supplier.id, [line("1", "10")], { date }),
+        201,
+      );
+    const url = `/api/purchases/invoices?supplier_id=${supplier.id}`;
+    const ids = await expectAfterWalksLikeSkip(t, url);
+    expect(ids).toHaveLength(4);
+    expect(await expectAfterWalksLikeSkip(t, `${url}&search=keyset%20compras`)).toEqual(ids);
+    const other = expectStatus<DocOut>(
+      await createPurchaseInvoice(t, fx.companyId, fx.supplier.id, [line("1", "1")]),
+      201,
+    );
+    await expectUnknownCursorRefused(t, url, other.id);
+  });
+});
+
 describe("bad input", () => {
   it("answers 400 naming the field", async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ supplier_number: undefined }, "supplier_number"],
       [{ supplier_number: "" }, "supplier_number"],
       [{ supplier_id: "nope" }, "supplier_id"],
-      [{ supplier_id: fx.customer.id.replace(/.$/, "0") }, "supplier_id"],
+      [{ supplier_id: randomUUID() }, "supplier_id"],
       [{ lines: [line("1", "10", "IVA99")] }, "lines.0.tax_code"],
       [{ lines: [line("1", "10", "IVA21", { irpf_code: "IVA21" })] }, "lines.0.irpf_code"],
       [{ lines: [{ description: "Sin precio", quantity: "1", tax_code: "IVA21" }] }, "lines.0.unit_price"],
