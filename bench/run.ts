@@ -4,6 +4,7 @@ import { benchDocuments } from "./documents.js";
 import { benchIdentity } from "./identity.js";
 import { benchLedger } from "./ledger.js";
 import { benchMcpSection } from "./mcp.js";
+import { benchPeer } from "./peer.js";
 import { benchStart } from "./start.js";
 import { benchTax } from "./tax.js";
 
@@ -17,6 +18,7 @@ const sections: Record<string, () => Promise<void>> = {
   tax: benchTax,
   banking: benchBanking,
   start: benchStart,
+  peer: benchPeer,
 };
 
 const wanted = process.argv.slice(2).filter((a) => a !== "--");

@@ -17,7 +17,7 @@ const COMMANDS = {
   tsx: [process.execPath, "--import", "tsx", "src/main.ts"],
 } as const;
 
-const freePort = () =>
+export const freePort = () =>
   new Promise<number>((resolve) => {
     const s = createServer().listen(0, "127.0.0.1", () => {
       const { port } = s.address() as { port: number };
@@ -26,12 +26,12 @@ const freePort = () =>
   });
 
 /** CPU seconds (user + system) the process has used: unlike wall time, barely moved by other load. */
-const cpuSeconds = (pid: number) => {
+export const cpuSeconds = (pid: number) => {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100/s)
 };
 
-const rssMb = (pid: number) => {
+export const rssMb = (pid: number) => {
   const line = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
   return line ? Math.round(Number(line[1]) / 1024) : Number.NaN;
 };
