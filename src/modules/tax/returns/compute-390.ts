@@ -186,7 +186,7 @@ export function compute390(
         placed.set(box, (placed.get(box) ?? new Dec(0)).plus(r.amount));
         const target = s.to[rate]?.[side];
         if (target) add(target, r.amount);
-        else
+        else if (!dec(r.amount).isZero())
           issues.push({
             box_303: box,
             rate,
