@@ -25,7 +25,7 @@ let fx: Awaited<ReturnType<typeof documentsFixture>>;
 let company: { tax_id: string; name: string; legal_name: string | null };
 
 const get = (url: string) => t.as(t.adminToken, { method: "GET", url });
-const putSettings = (companyId: string, payload: unknown, token = t.adminToken) =>
+const putSettings = (companyId: string, payload: Record<string, unknown>, token = t.adminToken) =>
   t.as(token, { method: "PUT", url: `/api/tax/settings/${companyId}`, payload });
 
 beforeAll(async () => {
@@ -81,7 +81,7 @@ const zeros = (page: ReturnType<typeof pageOf>, from: number, count: number, wid
 
 describe("modelo 390 of a year with known 303s", () => {
   it("adds up the 303s, splits them by rate and writes the DR390 file byte for byte", async () => {
-    const q = [];
+    const q: ReturnOut[] = [];
     for (const period of ["1T", "2T", "3T", "4T"]) q.push(await draftReturn(t, fx.companyId, "303", period));
     // The 303s, by hand: 1T 27 = 210 + 50 + 31.50, 45 = 104 + 210 + 31.50 → −54 to compensate;
     // 2T 27 = 420 − 50, 45 = 63, 307 less the 54 carried → 253 to pay.
