@@ -112,6 +112,23 @@ export async function benchTax() {
     console.log(
       `boxes: 07=${boxes["07"]} 09=${boxes["09"]} 28=${boxes["28"]} 10=${boxes["10"]} 46=${boxes["46"]}`,
     );
+
+    // The 390 of the year: the four quarters' 303s (none confirmed: each computed) and the year's
+    // boxes by rate, one statement each, over all the seeded invoices.
+    capture = [];
+    t0 = performance.now();
+    const m390 = await post("/api/tax/returns", {
+      company_id: company.id,
+      model: "390",
+      year: 2026,
+      period: "0A",
+    });
+    const ms390 = performance.now() - t0;
+    console.log(
+      `\n390 over the year's ${total} invoices: ${ms390.toFixed(0)} ms, ${capture.length} statements reading document_taxes; ` +
+        `47=${(m390.boxes as Record<string, string>)["47"]} 605=${(m390.boxes as Record<string, string>)["605"]} issues=${(m390.issues as unknown[]).length}`,
+    );
+    capture = null;
   } finally {
     await pool.end();
     await app.close();

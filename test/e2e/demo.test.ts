@@ -231,7 +231,8 @@ async function expectTaxReturns(companyId: string, year: number) {
     ["05", "07"],
     ["06", "09"],
     ["47", "27"],
-    ["196", "30"],
+    ["48", "28"],
+    ["50", "30"],
     ["64", "45"],
     ["65", "46"],
   ])
@@ -245,6 +246,24 @@ async function expectTaxReturns(companyId: string, year: number) {
         cents(m390.boxes["98"]) -
         cents(q303[3].boxes["87"]),
     );
+  // Its file (once confirmed) carries the same sums where the DR390 design puts them.
+  expect(m390.issues).toEqual([]);
+  expect(
+    (await t.as(t.adminToken, { method: "POST", url: `/api/tax/returns/${m390.id}/confirm` })).statusCode,
+  ).toBe(200);
+  const file = (await get(`/api/tax/returns/${m390.id}/file`)).rawPayload.toString("latin1");
+  const pageAt = (tag: string) => file.indexOf(`<T390${tag}>`);
+  const amountAt = (tag: string, position: number) => {
+    const field = file.slice(pageAt(tag) + position - 1, pageAt(tag) + position + 16);
+    return field.startsWith("N") ? -Number(field.slice(1)) : Number(field);
+  };
+  expect(file.slice(0, 17)).toBe(`<T3900${year}0A0000>`);
+  expect(amountAt("02B00", 353)).toBe(total("27")); // 47
+  expect(amountAt("03000", 217)).toBe(total("28")); // 48
+  expect(amountAt("03000", 693)).toBe(total("30")); // 50
+  expect(amountAt("04000", 659)).toBe(total("45")); // 64
+  expect(amountAt("04000", 676)).toBe(total("46")); // 65
+  expect(amountAt("06000", 225)).toBe(cents(m390.boxes["95"])); // 95
 }
 
 interface Check {
@@ -255,6 +274,7 @@ interface Check {
 interface TaxReturn {
   id: string;
   records: { key: string; country: string }[];
+  issues: unknown[];
   model: string;
   period: string;
   estado: string;

@@ -10,6 +10,7 @@ import {
   presentReturn,
   settleReturn,
 } from "./returns/service.js";
+import { updateTaxSettings } from "./settings/service.js";
 import type { TaxModel } from "./tables.js";
 
 export interface TaxDemoResult {
@@ -32,7 +33,7 @@ function hasContent(model: TaxModel, boxes: Record<string, string>): boolean {
  * The demo company's tax returns of the current year, from the books the other demos wrote: a 303
  * per quarter begun (the first to compensate, after the mini excavator, and its compensation
  * carried into the next), the 111, 115 and 349 of each quarter that has something to declare, and
- * the 390 of the year. A quarter already over is confirmed (its period locks), settled (the 477/472
+ * the 390 of the year with the company's activity for its file. A quarter already over is confirmed (its period locks), settled (the 477/472
  * balances to 4750 or 4700) and presented; the current quarter stays a draft, so the demo company can
  * keep invoicing. Loaded last (the lock would refuse the payments other demos date in those
  * quarters); one transaction; does nothing when the company has returns.
@@ -67,7 +68,13 @@ export async function loadTaxDemo(ctx: AuthedCtx, companyId: string): Promise<Ta
         await presentReturn(tx, row.id);
       }
     }
-    // The 390 reads the presented 303s and computes the quarter still open from the books.
+    // The 390 reads the presented 303s and computes the quarter still open from the books; its
+    // file's page 01 names the company's activity (a builder: IAE 501.1).
+    await updateTaxSettings(tx, companyId, {
+      activityDescription: "Construcción de edificios",
+      activityKey: "A03",
+      iaeEpigraph: "5011",
+    });
     await createReturn(tx, { companyId, model: "390", year, period: "0A" });
     returns += 1;
     return { created: true, returns, settled };

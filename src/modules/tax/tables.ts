@@ -147,3 +147,23 @@ export const taxReturnEvents = pgTable(
   },
   (t) => [index("tax_return_events_return_idx").on(t.returnId, t.createdAt)],
 );
+
+/**
+ * What the annual return says of the company and the books cannot (390 page 01, section 3): its
+ * main activity, the AEAT activity key (A01-A05, B01-B05, C) and the IAE epígrafe. One row per
+ * company, written with PUT /api/tax/settings/{company_id}.
+ */
+export const taxSettings = pgTable(
+  "tax_settings",
+  {
+    companyId: companyRef().primaryKey(),
+    activityDescription: text("activity_description"),
+    activityKey: text("activity_key"),
+    iaeEpigraph: text("iae_epigraph"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("tax_settings_activity_key_known", sql`${t.activityKey} ~ '^(A0[1-5]|B0[1-5]|C)$'`),
+    check("tax_settings_iae_format", sql`${t.iaeEpigraph} ~ '^[0-9]{3,4}$'`),
+  ],
+);

@@ -27,41 +27,43 @@ export interface ReturnHeader {
   substitutive?: boolean;
   previousReceipt: string | null;
   iban: string | null;
+  /** 4T or 12: the 303 says whether the company is exempt from the 390 (128). */
+  lastPeriod?: boolean;
 }
 
 /** Developer block (AUX): program version; no developer NIF. */
 const AUX_VERSION = "0101";
 
-const fail = (path: string, message: string): never => {
+export const fail = (path: string, message: string): never => {
   throw new BadRequestError(`${path}: ${message}`, [{ path, message }]);
 };
 
-const blanks = (n: number) => " ".repeat(n);
-const alpha = (value: string | null | undefined, length: number) =>
+export const blanks = (n: number) => " ".repeat(n);
+export const alpha = (value: string | null | undefined, length: number) =>
   normalizeAeatText(value ?? "", length).padEnd(length);
 
-function nif(value: string): string {
+export function nif(value: string): string {
   let id = value.toUpperCase().replace(/[^A-Z0-9]/g, "");
   if (id.length > 9 && id.startsWith("ES")) id = id.slice(2);
   if (id.length === 0 || id.length > 9) fail("company.tax_id", `"${value}" is not a Spanish tax id (NIF)`);
   return id.padStart(9, "0");
 }
 
-function cents(value: Dec, digits: number, box: string): string {
+export function cents(value: Dec, digits: number, box: string): string {
   const c = value.abs().toDecimalPlaces(2, Dec.ROUND_HALF_UP).times(100).toFixed(0);
   if (c.length > digits) fail(`boxes.${box}`, `does not fit ${digits} digits`);
   return c.padStart(digits, "0");
 }
 
 /** Unsigned amount (17): a negative value here is a box that cannot be negative. */
-function unsigned(boxes: Boxes, box: string, length = 17): string {
+export function unsigned(boxes: Boxes, box: string, length = 17): string {
   const v = dec(boxes[box] ?? "0");
   if (v.isNegative() && !v.isZero()) fail(`boxes.${box}`, "cannot be negative in the AEAT file");
   return cents(v, length, box);
 }
 
 /** Signed amount (17): `N` + 16 digits when negative. */
-function signed(boxes: Boxes, box: string): string {
+export function signed(boxes: Boxes, box: string): string {
   const v = dec(boxes[box] ?? "0").toDecimalPlaces(2, Dec.ROUND_HALF_UP);
   return v.isNegative() && !v.isZero() ? `N${cents(v, 16, box)}` : cents(v, 17, box);
 }
@@ -75,15 +77,15 @@ function count(boxes: Boxes, box: string, length: number): string {
   return s.padStart(length, "0");
 }
 
-function checkLength(page: string, length: number, what: string): string {
+export function checkLength(page: string, length: number, what: string): string {
   if (page.length !== length) throw new Error(`${what} has ${page.length} characters, not ${length}`);
   return page;
 }
 
-const envelope = (model: string, year: number, period: string) => `<T${model}0${year}${period}0000>`;
-const closing = (model: string, year: number, period: string) => `</T${model}0${year}${period}0000>`;
+export const envelope = (model: string, year: number, period: string) => `<T${model}0${year}${period}0000>`;
+export const closing = (model: string, year: number, period: string) => `</T${model}0${year}${period}0000>`;
 
-function aux(): string {
+export function aux(): string {
   return checkLength(
     `<AUX>${blanks(70)}${AUX_VERSION}${blanks(4)}${blanks(9)}${blanks(213)}</AUX>`,
     311,
@@ -120,7 +122,7 @@ export function dr303File(d: Declarant, h: ReturnHeader, boxes: Boxes): Buffer {
     blanks(8), // 118 insolvency date
     " ", // 126 insolvency type
     "2", // 127 voluntary SII
-    "0", // 128 exempt from 390
+    h.lastPeriod ? "2" : "0", // 128 exempt from 390: 2 = no in the last period (no page 04, ADR 025)
     "0", // 129 non-zero volume
     monthly ? "2" : "0", // 130 fuel wholesaler (monthly filers answer 1/2)
     unsigned(boxes, "150"),

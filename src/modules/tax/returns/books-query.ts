@@ -40,27 +40,64 @@ export async function boxSums(
   dateFrom: string,
   dateTo: string,
 ): Promise<BoxSum[]> {
+  return groupedBoxSums(db, companyId, model, dateFrom, dateTo, false);
+}
+
+/** A 303 box's sum for one direction, VAT rate and kind of operation (the 390 splits by rate). */
+export interface RateBoxSum {
+  box: string;
+  direction: string;
+  operation: string | null;
+  rate: string;
+  amount: string;
+}
+
+/** The 303 boxes of a period by direction, rate and operation: what the 390's pages split. */
+export async function boxSumsByRate(
+  db: Db,
+  companyId: string,
+  dateFrom: string,
+  dateTo: string,
+): Promise<RateBoxSum[]> {
+  return groupedBoxSums(db, companyId, "303", dateFrom, dateTo, true);
+}
+
+async function groupedBoxSums<T>(
+  db: Db,
+  companyId: string,
+  model: MappedModel,
+  dateFrom: string,
+  dateTo: string,
+  byRate: boolean,
+): Promise<T[]> {
   const kind = model === "303" || model === "349" ? "vat" : "irpf";
   // 111/115 count recipients: keep the contact in the pre-aggregation; the 303 does not need it.
   const perContact = model === "111" || model === "115";
   const map = await boxMapSource(db, companyId);
-  return queryRows<BoxSum>(
+  return queryRows<T>(
     db,
     sql`with g as (
           select t.tax_code_id, d.direction, d.corrects_document_id is not null as rectifying, t.self_assessed,
                  ${perContact ? sql`d.contact_id` : sql`null::uuid`} as contact_id,
+                 ${byRate ? sql`t.rate` : sql`null::numeric`} as rate,
                  sum(t.base) as base, sum(t.amount) as amount,
                  sum(case when t.re_rate <> 0 then t.base end) as re_base,
                  sum(case when t.re_rate <> 0 then t.re_amount end) as re_amount
             from documents d
             join document_taxes t on t.document_id = d.id and t.kind = ${kind}
            where d.company_id = ${companyId} and ${FINALIZED} and ${inPeriod(dateFrom, dateTo)}
-           group by 1, 2, 3, 4, 5
+           group by 1, 2, 3, 4, 5, 6
         )
-        select b.box, sum(b.amount)::text as amount, count(distinct g.contact_id)::int as recipients
+        select b.box, sum(b.amount)::text as amount,
+               ${
+                 byRate
+                   ? sql`g.direction, c.operation, trim_scale(g.rate)::text as rate`
+                   : sql`count(distinct g.contact_id)::int as recipients`
+               }
           from g
           join (${map}) m on m.model = ${model} and m.tax_code_id = g.tax_code_id
            and m.direction = g.direction and m.rectifying = g.rectifying
+          ${byRate ? sql`join tax_codes c on c.id = g.tax_code_id` : sql``}
          cross join lateral (values
            (m.base_box, g.base), (m.quota_box, g.amount), (m.re_base_box, g.re_base), (m.re_quota_box, g.re_amount)
          ) as b(box, amount)
@@ -69,7 +106,7 @@ export async function boxSums(
            and (m.side = 'accrued' or g.self_assessed or not exists (
              select 1 from document_settings s
               where s.company_id = ${companyId} and s.tax_regime = 'recargo_equivalencia'))
-         group by b.box`,
+         group by b.box${byRate ? sql`, g.direction, c.operation, g.rate` : sql``}`,
   );
 }
 
@@ -91,6 +128,8 @@ export async function invoicesOfBox(
   dateFrom: string,
   dateTo: string,
   box: string,
+  /** A 390 box: only the lines at this VAT rate, of intra-EU services or of anything else. */
+  only?: { rate?: string; services?: boolean },
 ): Promise<BoxInvoice[]> {
   const kind = model === "303" || model === "349" ? "vat" : "irpf";
   const map = await boxMapSource(db, companyId);
@@ -113,6 +152,12 @@ export async function invoicesOfBox(
          where d.company_id = ${companyId} and ${FINALIZED}
            and ${inPeriod(dateFrom, dateTo)}
            and b.box = ${box} and b.amount is not null
+           ${only?.rate === undefined ? sql`` : sql`and t.rate = ${only.rate}::numeric`}
+           ${
+             only?.services === undefined
+               ? sql``
+               : sql`and (c.operation is not distinct from 'intra_eu_services') = ${only.services}`
+           }
            and (m.side = 'accrued' or t.self_assessed or not exists (
              select 1 from document_settings s
               where s.company_id = ${companyId} and s.tax_regime = 'recargo_equivalencia'))

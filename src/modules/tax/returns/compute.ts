@@ -14,8 +14,6 @@ export const MANUAL_303 = ["65", "77", "68", "108", "110", "78", "70", "109", "1
 /** 111: the in-kind and other-income boxes (10-27) no invoice fills, and 29. */
 export const MANUAL_111 = [...Array.from({ length: 18 }, (_, i) => String(10 + i)), "29"] as const;
 export const MANUAL_115 = ["04"] as const;
-/** 390: compensation from the previous year (85). */
-export const MANUAL_390 = ["85"] as const;
 
 const ACCRUED_27 = [
   "152",
@@ -186,80 +184,6 @@ export function compute115(rows: BoxSum[], manual: Boxes): Boxes {
   ]);
   boxes.set("05", boxes.get("03")!.minus(boxes.get("04")!));
   return toBoxes(boxes, new Set(["01"]));
-}
-
-/** 390 box <- the 303 boxes summed over the year (tax-returns.md §2). */
-const MAP_390: Array<[string, string[]]> = [
-  ["01", ["01"]],
-  ["02", ["03"]],
-  ["03", ["04"]],
-  ["04", ["06"]],
-  ["05", ["07"]],
-  ["06", ["09"]],
-  ["21", ["10"]],
-  ["22", ["11"]],
-  ["27", ["12"]],
-  ["28", ["13"]],
-  ["29", ["14"]],
-  ["30", ["15"]],
-  ["35", ["168"]],
-  ["36", ["170"]],
-  ["599", ["19"]],
-  ["600", ["21"]],
-  ["601", ["22"]],
-  ["602", ["24"]],
-  ["43", ["25"]],
-  ["44", ["26"]],
-  ["47", ["27"]],
-  ["190", ["28"]],
-  ["191", ["29"]],
-  ["196", ["30"]],
-  ["197", ["31"]],
-  ["202", ["32"]],
-  ["203", ["33"]],
-  ["204", ["34"]],
-  ["205", ["35"]],
-  ["214", ["36"]],
-  ["215", ["37"]],
-  ["216", ["38"]],
-  ["217", ["39"]],
-  ["639", ["40"]],
-  ["62", ["41"]],
-  ["64", ["45"]],
-  ["65", ["46"]],
-];
-
-/** The 303 boxes a 390 box adds up (none for the 390's own boxes, e.g. 85 or 95). */
-export function boxes303Of390(box: string): string[] {
-  return MAP_390.find(([b]) => b === box)?.[1] ?? [];
-}
-
-/**
- * 390 from the year's 303s (the confirmed ones where they exist): each box the sum of its 303 boxes,
- * 85 = compensation from the previous year, 86 = 65 − 85, 95 = what the 303s paid, 97/98 = the last
- * period's result to compensate or refund.
- */
-export function compute390(
-  returns303: Array<{ boxes: Boxes; declarationType: string | null; last: boolean }>,
-  manual: Boxes,
-): Boxes {
-  const total = (box: string) => sum(returns303.map((r) => dec(r.boxes[box] ?? "0")));
-  const boxes = new Map<string, Dec>();
-  for (const [box390, from] of MAP_390) boxes.set(box390, sum(from.map(total)));
-  boxes.set("85", dec(manual["85"] ?? "0"));
-  boxes.set("86", boxes.get("65")!.minus(boxes.get("85")!));
-  const paid = sum(
-    returns303
-      .filter((r) => ["I", "U", "G"].includes(r.declarationType ?? ""))
-      .map((r) => dec(r.boxes["71"] ?? "0")),
-  );
-  boxes.set("95", paid);
-  const last = returns303.find((r) => r.last);
-  const lastResult = dec(last?.boxes["71"] ?? "0");
-  const type = last?.declarationType ?? "";
-  boxes.set("97", lastResult.isNegative() && type === "C" ? lastResult.abs() : new Dec(0));
-  boxes.set("98", lastResult.isNegative() && ["D", "X", "V"].includes(type) ? lastResult.abs() : new Dec(0));
-  return toBoxes(boxes);
 }
 
 function toBoxes(boxes: Map<string, Dec>, counts: Set<string> = new Set()): Boxes {

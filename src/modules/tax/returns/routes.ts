@@ -243,9 +243,10 @@ export const returnRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "getTaxReturnFile",
         summary: "The AEAT upload file of a confirmed return",
         description:
-          "ISO-8859-1, fixed width: DR303e26 v1.01 (pages 01, 03 and DID), dr111e16v18, DR115e15v11, or the 349's " +
-          "500-character records. Import it in the AEAT's form (Sede electrónica, 'Importar'), check, sign and file. " +
-          "A draft is 409; the 390 has no verified 2026 layout (409).",
+          "ISO-8859-1, fixed width: DR303e26 v1.01 (pages 01, 03 and DID), DR390 of exercise 2025 (pages 01-04, " +
+          "06, 07), dr111e16v18, DR115e15v11, or the 349's 500-character records. Import it in the AEAT's form " +
+          "(Sede electrónica, 'Importar'), check, sign and file. 409: a draft; a 390 with issues or without the " +
+          "company's activity (PUT /api/tax/settings/{company_id}).",
         params: idParams,
         produces: ["text/plain"],
         response: { 200: z.any().describe("The file"), ...errorResponses(404, 409) },

@@ -5,6 +5,7 @@ import { moneyInput, toMoney } from "../../../platform/money.js";
 import { DECLARATION_KINDS, DECLARATION_TYPES, RETURN_STATES, TAX_MODELS } from "../tables.js";
 import type { Record349 } from "./aeat-files.js";
 import type { BoxInvoice } from "./books-query.js";
+import type { Issue390 } from "./compute-390.js";
 import { BOX_LABELS } from "./labels.js";
 import type { CheckRow } from "./repository.js";
 import { declarationTypeOf, type ReturnRow, resultOf } from "./service.js";
@@ -114,6 +115,16 @@ export const returnOut = z.object({
   box_list: z.array(boxOut).describe("The boxes with their AEAT labels, in form order"),
   manual_boxes: z.record(z.string(), z.string()),
   records: z.array(record349Out).describe("349: operator and rectification records"),
+  issues: z
+    .array(
+      z.object({
+        box_303: z.string().describe("The 303 box"),
+        rate: z.string().nullable().describe("The VAT rate, when the problem is one rate"),
+        amount: z.string(),
+        message: z.string(),
+      }),
+    )
+    .describe("390: what of the year's 303s it cannot place; its file is a 409 until there is none"),
   iban: z.string().nullable(),
   entry_id: z.uuid().nullable().describe("The settlement entry (303)"),
   receipt: z.string().nullable(),
@@ -163,7 +174,8 @@ export function toReturnOut(r: ReturnRow): z.infer<typeof returnOut> {
     boxes: r.boxes,
     box_list: toBoxList(r.model, r.boxes),
     manual_boxes: r.manualBoxes,
-    records: (r.records as Record349[]).map(toRecord349Out),
+    records: r.model === "349" ? (r.records as Record349[]).map(toRecord349Out) : [],
+    issues: r.model === "390" ? (r.records as Issue390[]) : [],
     iban: r.iban,
     entry_id: r.entryId,
     receipt: r.receipt,

@@ -28,18 +28,17 @@ import { dr111File, dr115File, dr303File, dr349File, type Record349 } from "./ae
 import { boxSums, invoicesOfBox } from "./books-query.js";
 import {
   type Boxes,
-  boxes303Of390,
   compute111,
   compute115,
   compute303,
-  compute390,
   defaultDeclarationType,
   MANUAL_111,
   MANUAL_115,
   MANUAL_303,
-  MANUAL_390,
 } from "./compute.js";
+import { type Issue390, MANUAL_390, sourceOf390 } from "./compute-390.js";
 import { compute349 } from "./modelo349.js";
+import { compute390FromBooks, file390 } from "./modelo390.js";
 import { type Period, periodOf, previousPeriod } from "./periods.js";
 import * as repo from "./repository.js";
 import { assertMove } from "./transitions.js";
@@ -67,7 +66,8 @@ export function resultOf(row: { model: TaxModel; boxes: Boxes }): string | null 
 
 interface Computed {
   boxes: Boxes;
-  records: Record349[];
+  /** 349: its records; 390: what it cannot place (Issue390). */
+  records: Record349[] | Issue390[];
 }
 
 /** The boxes of a return from the books (one set-based query per box group) and its manual boxes. */
@@ -113,7 +113,7 @@ async function computeReturn(
     }
     case "390": {
       const quarters = await returns303OfYear(db, companyId, p.year);
-      return { boxes: compute390(quarters, manual), records: [] };
+      return compute390FromBooks(db, companyId, p, manual, quarters);
     }
   }
 }
@@ -555,6 +555,7 @@ export async function returnFile(ctx: AuthedCtx, id: string): Promise<{ filename
     substitutive: row.declarationKind === "sustitutiva",
     previousReceipt: row.previousReceipt,
     iban: row.iban,
+    lastPeriod: periodOf(row.model, row.year, row.period).last,
   };
   const filename = `${declarant.taxId}_${row.model}_${row.year}${row.period}.txt`;
   switch (row.model) {
@@ -579,11 +580,8 @@ export async function returnFile(ctx: AuthedCtx, id: string): Promise<{ filename
         ),
       };
     }
-    default:
-      throw new ConflictError(
-        "The AEAT has published no 2026 file layout for the 390 that Cuadra could verify: file it from the AEAT form with these boxes",
-        { model: row.model },
-      );
+    case "390":
+      return { filename, body: await file390(ctx, row, declarant) };
   }
 }
 
@@ -600,9 +598,6 @@ async function declarationNumbers349(db: Db, row: repo.ReturnRow): Promise<Map<s
   const ofPeriod = await repo.returnsOfPeriod(db, row.companyId, "349", row.year, row.period);
   return new Map(ofPeriod.map((r, i) => [r.id, `349${row.year}${day}${i % 10}`]));
 }
-
-/** 303 boxes that are totals of other boxes: traced through the boxes they add. */
-const FORMULA_303 = new Set(["27", "45", "46"]);
 
 /**
  * The invoices behind one box of a return (traceability): a 303, 111 or 115 box; a 349 key (the
@@ -621,11 +616,14 @@ export async function invoicesBehindBox(ctx: AuthedCtx, id: string, box: string)
     fail(isKey ? "only a 349 is traced by key" : "a 349 is traced by key (E, A, S, I...)");
   if (row.model !== "390")
     return invoicesOfBox(ctx.db, row.companyId, row.model as MappedModel, row.dateFrom, row.dateTo, box);
-  const from = boxes303Of390(box);
-  if (!from.length) fail("it is not the sum of 303 boxes (85, 86, 95, 97 and 98 come from the returns)");
-  if (from.some((b) => FORMULA_303.has(b))) fail("it is a total: trace the boxes it adds");
+  const source = sourceOf390(box);
+  if (!source)
+    return fail("it is a total or comes from the returns (85, 86, 95, 97, 98): trace the boxes it adds");
+  const { boxes: from, rate, services } = source;
   const lists = await Promise.all(
-    from.map((b) => invoicesOfBox(ctx.db, row.companyId, "303", row.dateFrom, row.dateTo, b)),
+    from.map((b) =>
+      invoicesOfBox(ctx.db, row.companyId, "303", row.dateFrom, row.dateTo, b, { rate, services }),
+    ),
   );
   return lists.flat();
 }

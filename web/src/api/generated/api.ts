@@ -2395,7 +2395,7 @@ export interface paths {
         };
         /**
          * The AEAT upload file of a confirmed return
-         * @description ISO-8859-1, fixed width: DR303e26 v1.01 (pages 01, 03 and DID), dr111e16v18, DR115e15v11, or the 349's 500-character records. Import it in the AEAT's form (Sede electrónica, 'Importar'), check, sign and file. A draft is 409; the 390 has no verified 2026 layout (409).
+         * @description ISO-8859-1, fixed width: DR303e26 v1.01 (pages 01, 03 and DID), DR390 of exercise 2025 (pages 01-04, 06, 07), dr111e16v18, DR115e15v11, or the 349's 500-character records. Import it in the AEAT's form (Sede electrónica, 'Importar'), check, sign and file. 409: a draft; a 390 with issues or without the company's activity (PUT /api/tax/settings/{company_id}).
          *
          *     Requires permission `tax:leer`.
          */
@@ -2488,6 +2488,34 @@ export interface paths {
          *     Requires permission `tax:editar`.
          */
         post: operations["settleTaxReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tax/settings/{company_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A company's tax settings
+         * @description The main activity, its AEAT activity key and IAE epígrafe, written on page 01 of the 390 file. Unset fields are null.
+         *
+         *     Requires permission `tax:leer`.
+         */
+        get: operations["getTaxSettings"];
+        /**
+         * Change a company's tax settings
+         * @description Only the fields sent change; null clears one. The 390 file needs all three (409 without them).
+         *
+         *     Requires permission `tax:editar`.
+         */
+        put: operations["updateTaxSettings"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -26730,6 +26758,15 @@ export interface operations {
                             iban: string | null;
                             /** Format: uuid */
                             id: string;
+                            /** @description 390: what of the year's 303s it cannot place; its file is a 409 until there is none */
+                            issues: {
+                                amount: string;
+                                /** @description The 303 box */
+                                box_303: string;
+                                message: string;
+                                /** @description The VAT rate, when the problem is one rate */
+                                rate: string | null;
+                            }[];
                             manual_boxes: {
                                 [key: string]: string;
                             };
@@ -26888,6 +26925,15 @@ export interface operations {
                         iban: string | null;
                         /** Format: uuid */
                         id: string;
+                        /** @description 390: what of the year's 303s it cannot place; its file is a 409 until there is none */
+                        issues: {
+                            amount: string;
+                            /** @description The 303 box */
+                            box_303: string;
+                            message: string;
+                            /** @description The VAT rate, when the problem is one rate */
+                            rate: string | null;
+                        }[];
                         manual_boxes: {
                             [key: string]: string;
                         };
@@ -27041,6 +27087,15 @@ export interface operations {
                         iban: string | null;
                         /** Format: uuid */
                         id: string;
+                        /** @description 390: what of the year's 303s it cannot place; its file is a 409 until there is none */
+                        issues: {
+                            amount: string;
+                            /** @description The 303 box */
+                            box_303: string;
+                            message: string;
+                            /** @description The VAT rate, when the problem is one rate */
+                            rate: string | null;
+                        }[];
                         manual_boxes: {
                             [key: string]: string;
                         };
@@ -27190,6 +27245,15 @@ export interface operations {
                         iban: string | null;
                         /** Format: uuid */
                         id: string;
+                        /** @description 390: what of the year's 303s it cannot place; its file is a 409 until there is none */
+                        issues: {
+                            amount: string;
+                            /** @description The 303 box */
+                            box_303: string;
+                            message: string;
+                            /** @description The VAT rate, when the problem is one rate */
+                            rate: string | null;
+                        }[];
                         manual_boxes: {
                             [key: string]: string;
                         };
@@ -27538,6 +27602,15 @@ export interface operations {
                         iban: string | null;
                         /** Format: uuid */
                         id: string;
+                        /** @description 390: what of the year's 303s it cannot place; its file is a 409 until there is none */
+                        issues: {
+                            amount: string;
+                            /** @description The 303 box */
+                            box_303: string;
+                            message: string;
+                            /** @description The VAT rate, when the problem is one rate */
+                            rate: string | null;
+                        }[];
                         manual_boxes: {
                             [key: string]: string;
                         };
@@ -27871,6 +27944,15 @@ export interface operations {
                         iban: string | null;
                         /** Format: uuid */
                         id: string;
+                        /** @description 390: what of the year's 303s it cannot place; its file is a 409 until there is none */
+                        issues: {
+                            amount: string;
+                            /** @description The 303 box */
+                            box_303: string;
+                            message: string;
+                            /** @description The VAT rate, when the problem is one rate */
+                            rate: string | null;
+                        }[];
                         manual_boxes: {
                             [key: string]: string;
                         };
@@ -28027,6 +28109,15 @@ export interface operations {
                         iban: string | null;
                         /** Format: uuid */
                         id: string;
+                        /** @description 390: what of the year's 303s it cannot place; its file is a 409 until there is none */
+                        issues: {
+                            amount: string;
+                            /** @description The 303 box */
+                            box_303: string;
+                            message: string;
+                            /** @description The VAT rate, when the problem is one rate */
+                            rate: string | null;
+                        }[];
                         manual_boxes: {
                             [key: string]: string;
                         };
@@ -28190,6 +28281,15 @@ export interface operations {
                         iban: string | null;
                         /** Format: uuid */
                         id: string;
+                        /** @description 390: what of the year's 303s it cannot place; its file is a 409 until there is none */
+                        issues: {
+                            amount: string;
+                            /** @description The 303 box */
+                            box_303: string;
+                            message: string;
+                            /** @description The VAT rate, when the problem is one rate */
+                            rate: string | null;
+                        }[];
                         manual_boxes: {
                             [key: string]: string;
                         };
@@ -28346,6 +28446,15 @@ export interface operations {
                         iban: string | null;
                         /** Format: uuid */
                         id: string;
+                        /** @description 390: what of the year's 303s it cannot place; its file is a 409 until there is none */
+                        issues: {
+                            amount: string;
+                            /** @description The 303 box */
+                            box_303: string;
+                            message: string;
+                            /** @description The VAT rate, when the problem is one rate */
+                            rate: string | null;
+                        }[];
                         manual_boxes: {
                             [key: string]: string;
                         };
@@ -28424,6 +28533,193 @@ export interface operations {
             };
             /** @description The Idempotency-Key was already used with another request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error; the log holds the details under the request id (X-Request-Id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or file storage is unavailable: retry after the seconds in `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTaxSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                company_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 390 page 01: the main activity */
+                        activity_description: string | null;
+                        /** @description 390 page 01: the AEAT activity key */
+                        activity_key: ("A01" | "A02" | "A03" | "A04" | "A05" | "B01" | "B02" | "B03" | "B04" | "B05" | "C") | null;
+                        /** Format: uuid */
+                        company_id: string;
+                        /** @description 390 page 01: the IAE epígrafe of the main activity */
+                        iae_epigraph: string | null;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: a malformed body, query or path, or a business rule refused it (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller does not hold the permission the operation requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (another company's or tenant's record) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error; the log holds the details under the request id (X-Request-Id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or file storage is unavailable: retry after the seconds in `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateTaxSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                company_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The main activity as the 390 describes it, e.g. Construcción de edificios */
+                    activity_description?: string | null;
+                    /** @description A01-A05 business and professional activities, B01-B05 farming and fishing, C not begun */
+                    activity_key?: ("A01" | "A02" | "A03" | "A04" | "A05" | "B01" | "B02" | "B03" | "B04" | "B05" | "C") | null;
+                    /** @description The IAE epígrafe, e.g. 501.1 (written 5011) */
+                    iae_epigraph?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The record as it is after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 390 page 01: the main activity */
+                        activity_description: string | null;
+                        /** @description 390 page 01: the AEAT activity key */
+                        activity_key: ("A01" | "A02" | "A03" | "A04" | "A05" | "B01" | "B02" | "B03" | "B04" | "B05" | "C") | null;
+                        /** Format: uuid */
+                        company_id: string;
+                        /** @description 390 page 01: the IAE epígrafe of the main activity */
+                        iae_epigraph: string | null;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: a malformed body, query or path, or a business rule refused it (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller does not hold the permission the operation requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (another company's or tenant's record) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
