@@ -22,7 +22,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const admin = adminPool(base);
     await admin.query(`create database ${name} template ${template}`);
     const url = databaseUrl(base, name);
-    const handle = await openDatabase({ url, poolSize: 5 });
+    // The suite shares 2 cores with whatever else runs: a request may queue behind the 200
+    // concurrent ones of the numbering test for longer than production's 5 s.
+    const handle = await openDatabase({ url, poolSize: 5, connectionTimeoutMs: 60_000 });
     return {
       handle,
       url,

@@ -33,6 +33,8 @@ export interface OpenOptions {
   loadDataDir?: Blob | File;
   /** node-postgres pool size. */
   poolSize?: number;
+  /** How long a request waits for a pooled connection before it fails (a 503); default 5 s. */
+  connectionTimeoutMs?: number;
   onPoolError?: (err: Error) => void;
   /** Sees every SQL statement Drizzle sends (benchmarks capture the SQL a route runs). */
   logQuery?: (query: string, params: unknown[]) => void;
@@ -67,7 +69,7 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     connectionString: url,
     max: options.poolSize ?? 10,
     idleTimeoutMillis: 30_000,
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
   });
   // An idle client losing its server must not crash the process: the next query reports it.
   pool.on("error", (err) => options.onPoolError?.(err));
