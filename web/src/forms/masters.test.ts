@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { agentBody, agentRules, familyBody, familyRules, parsePercent } from "./masters";
+import { agentBody, agentRules, familyBody, familyRules, parsePercent, problemFieldErrors } from "./masters";
 
 const t = (key: string) => key;
 
@@ -86,5 +86,22 @@ describe("a product family being typed", () => {
       purchases_account: "601",
       is_active: true,
     });
+  });
+});
+
+describe("the server's field errors on the form", () => {
+  it("puts each body field's first message under that field and ignores the others", () => {
+    expect(
+      problemFieldErrors(
+        [
+          { path: "body.tax_id", message: "invalid tax ID: wrong control character, expected 4" },
+          { path: "body.tax_id", message: "second" },
+          { path: "body.company_id", message: "not a field of the form" },
+          { path: "code", message: "already used" },
+        ],
+        ["code", "tax_id"],
+      ),
+    ).toEqual({ tax_id: "invalid tax ID: wrong control character, expected 4", code: "already used" });
+    expect(problemFieldErrors(undefined, ["code"])).toEqual({});
   });
 });

@@ -74,3 +74,19 @@ export function familyBody(v: FamilyValues) {
     is_active: v.is_active,
   };
 }
+
+/**
+ * The field errors of a refused request (problem+json `errors[].path`, e.g. "body.tax_id"), keyed by
+ * the form's field names, so the server's reason shows under the field it names.
+ */
+export function problemFieldErrors(
+  errors: { path: string; message: string }[] | undefined,
+  fields: readonly string[],
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of errors ?? []) {
+    const field = e.path.replace(/^body\./, "").split(".")[0] ?? "";
+    if (fields.includes(field) && !out[field]) out[field] = e.message;
+  }
+  return out;
+}

@@ -289,14 +289,15 @@ export const en: Messages = {
     file: "AEAT file",
     done: {
       recompute: "Draft recomputed from the books",
-      confirm: "Return confirmed: the period is locked",
+      confirm: "Return confirmed",
+      confirmLocks: "Return confirmed: the period is locked",
       settle: "Settlement entry posted",
       reopen: "Return reopened",
       present: "Return marked as filed",
     },
     lockedTitle: "Period locked",
     lockedText:
-      "From {{from}} to {{to}} no document can be issued, approved, rectified or posted while this return is confirmed.",
+      "From {{from}} to {{to}} no document dated in it can be issued, approved, rectified or posted: this return is confirmed (only an admin can reopen it).",
     boxes: "Boxes",
     records: "Operators",
     check: "Check against the ledger",

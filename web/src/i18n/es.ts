@@ -288,14 +288,15 @@ export const es = {
     file: "Fichero AEAT",
     done: {
       recompute: "Borrador recalculado desde los libros",
-      confirm: "Declaración confirmada: el periodo queda bloqueado",
+      confirm: "Declaración confirmada",
+      confirmLocks: "Declaración confirmada: el periodo queda bloqueado",
       settle: "Asiento de liquidación contabilizado",
       reopen: "Declaración reabierta",
       present: "Declaración marcada como presentada",
     },
     lockedTitle: "Periodo bloqueado",
     lockedText:
-      "Del {{from}} al {{to}} no se pueden emitir, aprobar, rectificar ni contabilizar documentos mientras esta declaración esté confirmada.",
+      "Del {{from}} al {{to}} no se pueden emitir, aprobar, rectificar ni contabilizar documentos fechados en él: esta declaración está confirmada (solo un administrador puede reabrirla).",
     boxes: "Casillas",
     records: "Operadores",
     check: "Comprobación con la contabilidad",

@@ -6,11 +6,12 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api, unwrap } from "../../api/client";
 import type { paths } from "../../api/generated/api";
+import { ApiError } from "../../api/problem";
 import { useCan, useCompany } from "../../auth/session";
 import { DataTable } from "../../components/DataTable";
 import { notifyError, notifySuccess } from "../../components/notify";
 import { PageHeader } from "../../components/PageHeader";
-import { type AgentValues, agentBody, agentRules } from "../../forms/masters";
+import { type AgentValues, agentBody, agentRules, problemFieldErrors } from "../../forms/masters";
 import { formatNumber } from "../../i18n";
 import { useSearchBox } from "./ListPages";
 
@@ -170,7 +171,11 @@ function AgentForm({
       notifySuccess(`${t("common.saved")}: ${a.code}`);
       onDone();
     },
-    onError: notifyError,
+    onError: (error) => {
+      if (error instanceof ApiError)
+        form.setErrors(problemFieldErrors(error.problem.errors, Object.keys(form.values)));
+      notifyError(error);
+    },
   });
   return (
     <form onSubmit={form.onSubmit((v) => save.mutate(v))}>

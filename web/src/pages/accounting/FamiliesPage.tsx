@@ -6,11 +6,12 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api, unwrap } from "../../api/client";
 import type { paths } from "../../api/generated/api";
+import { ApiError } from "../../api/problem";
 import { useCan, useCompany } from "../../auth/session";
 import { DataTable } from "../../components/DataTable";
 import { notifyError, notifySuccess } from "../../components/notify";
 import { PageHeader } from "../../components/PageHeader";
-import { type FamilyValues, familyBody, familyRules } from "../../forms/masters";
+import { type FamilyValues, familyBody, familyRules, problemFieldErrors } from "../../forms/masters";
 import { useSearchBox } from "./ListPages";
 
 type Family = paths["/api/products/families/{id}"]["get"]["responses"]["200"]["content"]["application/json"];
@@ -153,7 +154,11 @@ function FamilyForm({
       notifySuccess(`${t("common.saved")}: ${f.code}`);
       onDone();
     },
-    onError: notifyError,
+    onError: (error) => {
+      if (error instanceof ApiError)
+        form.setErrors(problemFieldErrors(error.problem.errors, Object.keys(form.values)));
+      notifyError(error);
+    },
   });
   return (
     <form onSubmit={form.onSubmit((v) => save.mutate(v))}>

@@ -101,7 +101,7 @@ export function ReturnBoxes({
           </Button>
         )}
       </Group>
-      {editable && r.model !== "349" && (
+      {editable && ["303", "111", "115"].includes(r.model) && (
         <Paper withBorder p="sm" mb="md">
           <Group gap="sm" align="flex-end">
             <Select
@@ -148,6 +148,7 @@ export function ReturnBoxes({
                           <UnstyledButton
                             c="indigo.7"
                             ff="monospace"
+                            fz="sm"
                             td="underline"
                             aria-label={t("tax.invoicesOf", { box: b.box })}
                             onClick={() => setShown(b.box)}

@@ -61,7 +61,9 @@ export function ReturnDetailPage() {
     },
     onSuccess: (r, action) => {
       refreshed(r);
-      notifySuccess(t(`tax.done.${action}`));
+      notifySuccess(
+        t(action === "confirm" && r.model === "303" ? "tax.done.confirmLocks" : `tax.done.${action}`),
+      );
     },
     onError: notifyError,
   });

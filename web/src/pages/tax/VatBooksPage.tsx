@@ -234,7 +234,7 @@ export function VatBooksPage() {
           />
         </Group>
       </Paper>
-      <DataTable query={list} minWidth={1200} columns={columns} />
+      <DataTable query={list} minWidth={1100} columns={columns} />
     </>
   );
 }
