@@ -31,7 +31,9 @@ async function openReturn(page: Page, r: TaxReturn) {
     .filter({ hasText: r.period })
     .getByRole("link")
     .click();
-  await expect(page.getByRole("heading", { name: `Modelo ${r.model} · ${r.year} ${r.period}` })).toBeVisible();
+  await expect(
+    page.getByRole("heading", { name: `Modelo ${r.model} · ${r.year} ${r.period}` }),
+  ).toBeVisible();
 }
 
 test("the demo's first-quarter 303: boxes with labels, result, invoices behind a box, AEAT file, lock, ledger check", async ({
@@ -158,6 +160,78 @@ test("the VAT books by date with their csv export, and the box map", async ({ pa
   await expect(page.locator("tbody tr").filter({ hasText: "IVA21" }).first()).toBeVisible();
   await expectAccessible(page);
   await shot(page, "tax-08-box-map");
+
+  // Exports point at box 60; move the ordinary sales row to 120, checked first by the form, then back.
+  await page.getByPlaceholder("Código de impuesto").fill("EXP");
+  const exp = page.locator("tbody tr").filter({ hasText: "Ventas" }).filter({ hasText: "Ordinaria" });
+  await expect(exp).toHaveCount(1);
+  await expect(exp).toContainText("60");
+  await exp.getByRole("button", { name: "Editar EXP" }).click();
+  const edit = page.getByRole("dialog", { name: "Mapa de casillas · EXP" });
+  await edit.getByLabel("Casilla base").fill("6x");
+  await edit.getByRole("button", { name: "Guardar" }).click();
+  await expect(edit.getByText("Un número de casilla (07, 168) o una clave de una letra")).toBeVisible();
+  await edit.getByLabel("Casilla base").fill("999");
+  await edit.getByRole("button", { name: "Guardar" }).click();
+  // The server knows which boxes the 303 has, and says so under the field.
+  await expect(edit.getByText(/must be a box of the 303/)).toBeVisible();
+  await edit.getByLabel("Casilla base").fill("120");
+  await edit.getByRole("button", { name: "Guardar" }).click();
+  await expect(edit).toHaveCount(0);
+  await expect(exp.getByRole("cell", { name: "120", exact: true })).toBeVisible();
+  await exp.getByRole("button", { name: "Editar EXP" }).click();
+  await page.getByRole("dialog").getByLabel("Casilla base").fill("60");
+  await page.getByRole("dialog").getByRole("button", { name: "Guardar" }).click();
+  await expect(exp.getByRole("cell", { name: "60", exact: true })).toBeVisible();
+});
+
+test("a user who may only read taxes sees no tax or agent edit buttons and the 403 detail elsewhere", async ({
+  browser,
+}) => {
+  const { access_token } = await apiLogin(ADMIN.email, ADMIN.password());
+  const role = await api<{ id: string }>(access_token, "POST", "/api/v1/roles", {
+    name: `fiscal-lectura-${Date.now()}`,
+  });
+  for (const [modulo, accion] of [
+    ["tax", "leer"],
+    ["agents", "leer"],
+    ["companies", "leer"],
+  ])
+    await api(access_token, "POST", `/api/v1/roles/${role.id}/permissions`, { modulo, accion });
+  const email = `fiscal${Date.now()}@example.com`;
+  await api(access_token, "POST", "/api/v1/users", {
+    email,
+    password: "Fiscal-2026!",
+    full_name: "Lectora Fiscal",
+    role_ids: [role.id],
+  });
+  const draft = (await demoReturns()).find((r) => r.model === "303" && r.estado === "borrador");
+  if (!draft) throw new Error("the demo has no draft 303");
+
+  const page = await (
+    await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: "es-ES" })
+  ).newPage();
+  await signIn(page, email, "Fiscal-2026!");
+  await openReturn(page, draft);
+  await expect(page.getByText("Régimen general 21 %: base imponible")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Recalcular" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Confirmar" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Guardar casillas manuales" })).toHaveCount(0);
+  await expect(page.getByRole("textbox", { name: "Casilla 110" })).toHaveCount(0);
+  await page.goto(`${base()}/tax/returns`);
+  await expect(page.locator("tbody tr").first()).toBeVisible();
+  await expect(page.getByRole("button", { name: "Nueva declaración" })).toHaveCount(0);
+  await page.goto(`${base()}/tax/box-map`);
+  await expect(page.locator("tbody tr").first()).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Editar/ })).toHaveCount(0);
+  await page.goto(`${base()}/accounting/agents`);
+  await expect(page.locator("tbody tr").first()).toBeVisible();
+  await expect(page.getByRole("button", { name: "Nuevo agente" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /^(Editar|Desactivar)/ })).toHaveCount(0);
+  await shot(page, "tax-11-read-only-agents");
+  await page.goto(`${base()}/accounting/families`);
+  await expect(page.getByRole("alert")).toContainText("No tiene permiso para esta acción");
+  await expect(page.getByRole("alert")).toContainText("products:leer");
 });
 
 test("create and edit a sales agent, create a product family (with the form's checks)", async ({ page }) => {

@@ -16,10 +16,12 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api, unwrap } from "../../api/client";
 import type { paths } from "../../api/generated/api";
+import { ApiError } from "../../api/problem";
 import { useCan, useCompany } from "../../auth/session";
 import { DataTable } from "../../components/DataTable";
 import { notifyError, notifySuccess } from "../../components/notify";
 import { PageHeader } from "../../components/PageHeader";
+import { problemFieldErrors } from "../../forms/masters";
 
 type Model = "303" | "111" | "115" | "349";
 type BoxRow =
@@ -146,7 +148,10 @@ function BoxRowForm({ row, onDone }: { row: BoxRow; onDone: () => void }) {
       void client.invalidateQueries({ queryKey: ["tax-box-map"] });
       onDone();
     },
-    onError: notifyError,
+    onError: (error) => {
+      if (error instanceof ApiError) form.setErrors(problemFieldErrors(error.problem.errors, FIELDS));
+      notifyError(error);
+    },
   });
   const labels: Record<(typeof FIELDS)[number], string> = {
     base_box: row.model === "349" ? t("tax.key") : t("tax.baseBox"),
