@@ -99,6 +99,43 @@ test("the demo's first-quarter 303: boxes with labels, result, invoices behind a
   await expect(page.getByRole("cell", { name: "Liquidación contabilizada" })).toBeVisible();
 });
 
+test("the current quarter's draft 303: confirm locks the period, settle posts the entry, an admin reopens it", async ({
+  page,
+}) => {
+  const draft = (await demoReturns()).find((r) => r.model === "303" && r.estado === "borrador");
+  if (!draft) throw new Error("the demo has no draft 303");
+  await signIn(page, ADMIN.email, ADMIN.password());
+  await openReturn(page, draft);
+  await expect(page.getByRole("textbox", { name: "Casilla 110" })).toBeVisible();
+  await expect(page.getByText("Periodo bloqueado")).toHaveCount(0);
+  await page.getByRole("button", { name: "Recalcular" }).click();
+  await expect(page.getByText("Borrador recalculado desde los libros")).toBeVisible();
+
+  await page.getByRole("button", { name: "Confirmar" }).click();
+  await expect(page.getByText("Periodo bloqueado")).toBeVisible();
+  await expect(page.getByRole("textbox", { name: "Casilla 110" })).toHaveCount(0);
+  await expect(page.getByText("Sin contabilizar")).toBeVisible();
+  await page.getByRole("button", { name: "Contabilizar liquidación" }).click();
+  await expect(page.getByText("Asiento de liquidación contabilizado")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Contabilizar liquidación" })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Ver el asiento en el diario" })).toBeVisible();
+  await shot(page, "tax-04-303-settled");
+
+  // Reopening needs a reason; the period opens again and the history says who and why.
+  await page.getByRole("button", { name: "Reabrir" }).click();
+  const dialog = page.getByRole("dialog", { name: "Reabrir" });
+  await dialog.getByLabel("Motivo").fill("ok");
+  await expect(dialog.getByRole("button", { name: "Reabrir" })).toBeDisabled();
+  await dialog.getByLabel("Motivo").fill("Falta una factura de proveedor");
+  await dialog.getByRole("button", { name: "Reabrir" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByText("Periodo bloqueado")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Confirmar" })).toBeVisible();
+  await page.getByRole("tab", { name: "Historial" }).click();
+  await expect(page.getByRole("cell", { name: "Falta una factura de proveedor" })).toBeVisible();
+  await expectAccessible(page);
+});
+
 test("a draft 390: a manual box saved, confirmed, and its missing AEAT file explained by the server", async ({
   page,
 }) => {
