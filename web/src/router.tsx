@@ -64,8 +64,9 @@ const accounting = () => import("./pages/accounting");
 const entries = createRoute({
   getParentRoute: () => appRoute,
   path: "/accounting/entries",
-  validateSearch: (s: Record<string, unknown>): { subaccount?: string } => ({
+  validateSearch: (s: Record<string, unknown>): { subaccount?: string; entry?: string } => ({
     subaccount: typeof s.subaccount === "string" ? s.subaccount : undefined,
+    entry: typeof s.entry === "string" ? s.entry : undefined,
   }),
   component: lazyRouteComponent(accounting, "EntriesPage"),
 });
@@ -75,6 +76,8 @@ const accounts = page("/accounting/accounts", accounting, "AccountsPage");
 const fiscalYears = page("/accounting/fiscal-years", accounting, "FiscalYearsPage");
 const contacts = page("/accounting/contacts", accounting, "ContactsPage");
 const products = page("/accounting/products", accounting, "ProductsPage");
+const agents = page("/accounting/agents", accounting, "AgentsPage");
+const families = page("/accounting/families", accounting, "FamiliesPage");
 
 const admin = () => import("./pages/admin");
 const users = page("/admin/users", admin, "UsersPage");
@@ -87,6 +90,12 @@ const salesInvoices = page("/sales/invoices", sales, "SalesInvoicesPage");
 const purchaseInvoices = page("/purchases/invoices", sales, "PurchaseInvoicesPage");
 const cashFlow = page("/treasury/cash-flow", sales, "CashFlowPage");
 const bank = page("/treasury/bank", sales, "BankReconciliationPage");
+
+const tax = () => import("./pages/tax");
+const taxReturns = page("/tax/returns", tax, "ReturnsPage");
+const taxReturn = page("/tax/returns/$returnId", tax, "ReturnDetailPage");
+const vatBooks = page("/tax/vat-books", tax, "VatBooksPage");
+const boxMap = page("/tax/box-map", tax, "BoxMapPage");
 
 const routeTree = rootRoute.addChildren([
   loginRoute,
@@ -102,6 +111,8 @@ const routeTree = rootRoute.addChildren([
     fiscalYears,
     contacts,
     products,
+    agents,
+    families,
     users,
     roles,
     audit,
@@ -110,6 +121,10 @@ const routeTree = rootRoute.addChildren([
     purchaseInvoices,
     cashFlow,
     bank,
+    taxReturns,
+    taxReturn,
+    vatBooks,
+    boxMap,
   ]),
 ]);
 

@@ -6,6 +6,7 @@ import {
   IconChartBar,
   IconHome,
   IconReceipt,
+  IconReceiptTax,
   IconSettings,
   IconShoppingCart,
   IconTools,
@@ -46,6 +47,8 @@ function useAreas(): NavArea[] {
         { to: "/accounting/fiscal-years", label: t("shell.fiscalYears"), permission: "accounting:leer" },
         { to: "/accounting/contacts", label: t("shell.contacts"), permission: "clients:leer" },
         { to: "/accounting/products", label: t("shell.products"), permission: "products:leer" },
+        { to: "/accounting/families", label: t("masters.families"), permission: "products:leer" },
+        { to: "/accounting/agents", label: t("masters.agents"), permission: "agents:leer" },
       ],
     },
     {
@@ -66,6 +69,15 @@ function useAreas(): NavArea[] {
       items: [
         { to: "/treasury/cash-flow", label: t("shell.cashFlow"), permission: "treasury:leer" },
         { to: "/treasury/bank", label: t("shell.bank"), permission: "banking:leer" },
+      ],
+    },
+    {
+      label: t("tax.area"),
+      icon: <IconReceiptTax size={size} />,
+      items: [
+        { to: "/tax/returns", label: t("tax.returns"), permission: "tax:leer" },
+        { to: "/tax/vat-books", label: t("tax.vatBooks"), permission: "tax:leer" },
+        { to: "/tax/box-map", label: t("tax.boxMap"), permission: "tax:leer" },
       ],
     },
     {

@@ -30,12 +30,13 @@ const ROW = 32;
 export function EntriesPage() {
   const { t } = useTranslation();
   const { companyId } = useCompany();
-  const { subaccount } = useSearch({ from: "/app/accounting/entries" });
+  const { subaccount, entry } = useSearch({ from: "/app/accounting/entries" });
   const navigate = useNavigate({ from: "/accounting/entries" });
   const canCreate = useCan("accounting:crear");
   const [text, setText] = useState("");
   const [search] = useDebouncedValue(text, 300);
-  const [openId, setOpenId] = useState<string | null>(null);
+  // ?entry= opens that entry (links from other screens, e.g. a tax settlement).
+  const [openId, setOpenId] = useState<string | null>(entry ?? null);
   const entries = useQuery({
     queryKey: ["entries", companyId, search, subaccount],
     enabled: Boolean(companyId),

@@ -10,7 +10,7 @@ import { notifyError, notifySuccess } from "../../components/notify";
 import { PageHeader } from "../../components/PageHeader";
 import { formatDate, formatMoney } from "../../i18n";
 
-function useSearchBox() {
+export function useSearchBox() {
   const { t } = useTranslation();
   const [text, setText] = useState("");
   const [debounced] = useDebouncedValue(text, 300);
