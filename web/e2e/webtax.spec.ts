@@ -136,9 +136,7 @@ test("the current quarter's draft 303: confirm locks the period, settle posts th
   await expectAccessible(page);
 });
 
-test("a draft 390: a manual box saved, confirmed, and its missing AEAT file explained by the server", async ({
-  page,
-}) => {
+test("a draft 390: a manual box saved, confirmed, and its AEAT file downloaded", async ({ page }) => {
   const annual = (await demoReturns()).find((r) => r.model === "390");
   if (!annual) throw new Error("the demo has no 390");
   expect(annual.estado).toBe("borrador");
@@ -157,9 +155,17 @@ test("a draft 390: a manual box saved, confirmed, and its missing AEAT file expl
   await page.getByRole("button", { name: "Confirmar" }).click();
   await expect(page.getByText("Confirmada", { exact: true }).first()).toBeVisible();
   await expect(page.getByRole("textbox", { name: "Casilla 85" })).toHaveCount(0);
-  await page.getByRole("button", { name: "Fichero AEAT" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "390" })).toBeVisible();
-  await shot(page, "tax-05-390-no-file");
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Fichero AEAT" }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/_390_\d{4}0A\.txt$/);
+  expect(
+    readFileSync(await download.path())
+      .subarray(0, 5)
+      .toString("latin1"),
+  ).toBe("<T390");
+  await shot(page, "tax-05-390-confirmed");
 });
 
 test("the VAT books by date with their csv export, and the box map", async ({ page }) => {

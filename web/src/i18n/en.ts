@@ -321,6 +321,7 @@ export const en: Messages = {
       otherIncome: "Prizes, gains and other income",
       withholdings: "Withholdings and payments on account",
       summary: "Summary",
+      volume: "Volume of operations",
       other: "Other boxes",
     },
     box: "Box",

@@ -320,6 +320,7 @@ export const es = {
       otherIncome: "Premios, ganancias y otras rentas",
       withholdings: "Retenciones e ingresos a cuenta",
       summary: "Resumen",
+      volume: "Volumen de operaciones",
       other: "Otras casillas",
     },
     box: "Casilla",
