@@ -1,0 +1,193 @@
+import { ActionIcon, Alert, Button, Group, Stack, Table, Text, TextInput } from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { IconPlus, IconTrash } from "@tabler/icons-react";
+import { useMutation } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { unwrap, v1 } from "../../api/client";
+import type { BudgetItem } from "../../api/types";
+import { notifyError, notifySuccess } from "../../components/notify";
+import { formatNumber } from "../../i18n";
+import { useBudgetRefresh } from "./refresh";
+import {
+  decimalRule,
+  inputDecimal,
+  lineProduct,
+  linesTotal,
+  MEASURE_FIELDS,
+  type MeasurementText,
+  measurementsBody,
+} from "./rules";
+
+const blankLine: MeasurementText = { label: "", units: "", length: "", width: "", height: "" };
+
+/**
+ * The item's measurement lines (~M): comment, units, length, width and height; each line's product and
+ * their sum next to the quantity the item states. Saving the lines makes their sum the quantity; saving
+ * none leaves the quantity to be entered by hand.
+ */
+export function MeasurementsEditor({ item, editable }: { item: BudgetItem; editable: boolean }) {
+  const { t, i18n } = useTranslation();
+  const refresh = useBudgetRefresh(item.budget_id);
+  const comma = i18n.language === "es";
+  const form = useForm({
+    initialValues: {
+      lines: item.measurements.map((m) => ({
+        label: m.label,
+        units: inputDecimal(m.units, comma),
+        length: inputDecimal(m.length, comma),
+        width: inputDecimal(m.width, comma),
+        height: inputDecimal(m.height, comma),
+      })),
+    },
+    validate: {
+      lines: {
+        units: decimalRule(t, 3),
+        length: decimalRule(t, 3),
+        width: decimalRule(t, 3),
+        height: decimalRule(t, 3),
+      },
+    },
+  });
+  const save = useMutation({
+    mutationFn: async (lines: MeasurementText[]) =>
+      unwrap(
+        await v1.PUT("/api/v1/budget-items/{id}", {
+          params: { path: { id: item.id } },
+          body: { measurements: measurementsBody(lines) },
+        }),
+      ),
+    onSuccess: (saved) => {
+      notifySuccess(`${saved.code}: ${t("budgets.quantity")} ${formatNumber(saved.quantity, 3)}`);
+      form.resetDirty();
+      refresh();
+    },
+    onError: notifyError,
+  });
+  const lines = form.values.lines;
+  const sum = linesTotal(lines);
+  const stored = item.measurements.length > 0;
+  const differs = stored && !form.isDirty() && !sum.isNaN() && !sum.equals(item.quantity ?? "0");
+  const label = (field: string, i: number) => `${t(`projectsEdit.measure.${field}`)} ${i + 1}`;
+
+  return (
+    <form onSubmit={form.onSubmit((v) => save.mutate(v.lines))}>
+      <Stack gap="sm">
+        <Table.ScrollContainer minWidth={720}>
+          <Table striped withTableBorder>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t("projectsEdit.measure.label")}</Table.Th>
+                {MEASURE_FIELDS.map((f) => (
+                  <Table.Th key={f} w={100} ta="right">
+                    {t(`projectsEdit.measure.${f}`)}
+                  </Table.Th>
+                ))}
+                <Table.Th w={110} ta="right">
+                  {t("projectsEdit.partial")}
+                </Table.Th>
+                {editable && <Table.Th w={40} />}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {lines.length === 0 && (
+                <Table.Tr>
+                  <Table.Td colSpan={editable ? 7 : 6}>
+                    <Text size="sm" c="dimmed">
+                      {t("projectsEdit.noLines")}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              )}
+              {lines.map((line, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the lines have no id; their order is their identity
+                <Table.Tr key={i}>
+                  <Table.Td>
+                    {editable ? (
+                      <TextInput
+                        size="xs"
+                        aria-label={label("label", i)}
+                        {...form.getInputProps(`lines.${i}.label`)}
+                      />
+                    ) : (
+                      line.label
+                    )}
+                  </Table.Td>
+                  {MEASURE_FIELDS.map((f) => (
+                    <Table.Td key={f} ta="right" ff="monospace">
+                      {editable ? (
+                        <TextInput
+                          size="xs"
+                          inputMode="decimal"
+                          aria-label={label(f, i)}
+                          styles={{ input: { textAlign: "right" } }}
+                          {...form.getInputProps(`lines.${i}.${f}`)}
+                        />
+                      ) : (
+                        line[f]
+                      )}
+                    </Table.Td>
+                  ))}
+                  <Table.Td ta="right" ff="monospace" data-testid={`partial-${i}`}>
+                    {lineProduct(line).isNaN() ? "—" : formatNumber(lineProduct(line).toFixed(3), 3)}
+                  </Table.Td>
+                  {editable && (
+                    <Table.Td>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={`${t("projectsEdit.removeLine")} ${i + 1}`}
+                        onClick={() => form.removeListItem("lines", i)}
+                      >
+                        <IconTrash size={14} />
+                      </ActionIcon>
+                    </Table.Td>
+                  )}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        <Group justify="space-between" align="flex-start">
+          <Stack gap={2}>
+            <Text size="sm">
+              {t("projectsEdit.linesSum")}:{" "}
+              <Text span ff="monospace" fw={600} data-testid="lines-sum">
+                {sum.isNaN() ? "—" : formatNumber(sum.toFixed(3), 3)}
+              </Text>
+            </Text>
+            <Text size="sm">
+              {t("projectsEdit.statedQuantity")}:{" "}
+              <Text span ff="monospace" fw={600} data-testid="stated-quantity">
+                {formatNumber(item.quantity, 3)} {item.unit}
+              </Text>
+            </Text>
+          </Stack>
+          {editable && (
+            <Group gap="xs">
+              <Button
+                variant="default"
+                leftSection={<IconPlus size={14} />}
+                onClick={() => form.insertListItem("lines", { ...blankLine })}
+              >
+                {t("projectsEdit.addLine")}
+              </Button>
+              <Button type="submit" loading={save.isPending} disabled={!form.isDirty()}>
+                {t("projectsEdit.saveMeasurements")}
+              </Button>
+            </Group>
+          )}
+        </Group>
+        {differs && (
+          <Alert color="yellow" py={6}>
+            {t("projectsEdit.statedDiffers")}
+          </Alert>
+        )}
+        {editable && lines.length === 0 && stored && (
+          <Text size="xs" c="dimmed">
+            {t("projectsEdit.noLinesByHand")}
+          </Text>
+        )}
+      </Stack>
+    </form>
+  );
+}
