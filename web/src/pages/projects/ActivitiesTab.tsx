@@ -94,15 +94,15 @@ export function ActivitiesTab({ budget }: { budget: Budget }) {
           <>
             <Totals activities={d.data} />
             <Paper withBorder>
-              <Table.ScrollContainer minWidth={980}>
+              <Table.ScrollContainer minWidth={1040}>
                 <Table striped highlightOnHover>
                   <Table.Thead>
                     <Table.Tr>
                       <Table.Th w={90}>{t("common.code")}</Table.Th>
                       <Table.Th>{t("common.name")}</Table.Th>
-                      <Table.Th w={190}>{t("projectsEdit.planned")}</Table.Th>
-                      <Table.Th w={190}>{t("projectsEdit.actual")}</Table.Th>
-                      <Table.Th w={180}>{t("projectsEdit.progress")}</Table.Th>
+                      <Table.Th w={170}>{t("projectsEdit.planned")}</Table.Th>
+                      <Table.Th w={170}>{t("projectsEdit.actual")}</Table.Th>
+                      <Table.Th w={170}>{t("projectsEdit.progress")}</Table.Th>
                       <Table.Th w={110}>{t("common.status")}</Table.Th>
                       <Table.Th w={120} ta="right">
                         {t("projectsEdit.plannedValue")}

@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Button, Group, NativeSelect, Stack, Table, Text, TextInput } from "@mantine/core";
+import { ActionIcon, Button, Group, NativeSelect, Stack, Table, Text, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { IconPlus, IconTrash } from "@tabler/icons-react";
 import { useMutation } from "@tanstack/react-query";
@@ -57,7 +57,6 @@ export function DecompositionEditor({ item, editable }: { item: BudgetItem; edit
       },
     },
   });
-  const places = item.concept.placements;
   const save = useMutation({
     mutationFn: async (lines: ComponentText[]) =>
       unwrap(
@@ -98,16 +97,11 @@ export function DecompositionEditor({ item, editable }: { item: BudgetItem; edit
   return (
     <form onSubmit={form.onSubmit((v) => save.mutate(v.lines))}>
       <Stack gap="sm">
-        {places > 1 && editable && (
-          <Alert color="blue" py={6} data-testid="shared-concept">
-            {t("projectsEdit.usedIn", { count: places })}
-          </Alert>
-        )}
         <Table.ScrollContainer minWidth={860}>
           <Table striped withTableBorder>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th w={120}>{t("projectsEdit.component.type")}</Table.Th>
+                <Table.Th w={150}>{t("projectsEdit.component.type")}</Table.Th>
                 <Table.Th w={110}>{t("projectsEdit.component.code")}</Table.Th>
                 <Table.Th w={70}>{t("projectsEdit.component.unit")}</Table.Th>
                 <Table.Th>{t("projectsEdit.component.summary")}</Table.Th>

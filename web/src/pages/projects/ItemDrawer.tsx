@@ -35,7 +35,7 @@ export function ItemDrawer({
       opened={itemId !== null}
       onClose={onClose}
       position="right"
-      size="xl"
+      size={1080}
       title={item.data ? `${item.data.code} ${item.data.summary}` : t("projectsEdit.detail")}
       closeButtonProps={{ "aria-label": t("common.close") }}
     >

@@ -195,6 +195,7 @@ function ItemRow(props: {
           <Table.Td ta="right" ff="monospace">
             {editable ? (
               <InlineAmount
+                key={node.quantity}
                 itemId={node.id}
                 budgetId={props.budgetId}
                 field="quantity"
@@ -208,6 +209,7 @@ function ItemRow(props: {
           <Table.Td ta="right" ff="monospace">
             {editable ? (
               <InlineAmount
+                key={node.unit_price}
                 itemId={node.id}
                 budgetId={props.budgetId}
                 field="unit_price"
@@ -227,7 +229,10 @@ function ItemRow(props: {
   );
 }
 
-/** A cell that saves on Enter or when it loses focus; Escape puts the stored value back. */
+/**
+ * A cell that saves on Enter or when it loses focus; Escape puts the stored value back. Keyed by the
+ * stored value, so a change made elsewhere (measurement lines, a shared concept) shows here.
+ */
 function InlineAmount(props: {
   itemId: string;
   budgetId: string;
