@@ -1,12 +1,12 @@
-import { ActionIcon, Button, Group, NativeSelect, Stack, Table, Text, TextInput } from "@mantine/core";
+import { NativeSelect, Stack, Table, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { IconPlus, IconTrash } from "@tabler/icons-react";
 import { useMutation } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { unwrap, v1 } from "../../api/client";
 import type { BudgetItem } from "../../api/types";
 import { notifyError, notifySuccess } from "../../components/notify";
 import { formatNumber } from "../../i18n";
+import { EmptyLinesRow, LinesFooter, RemoveLineCell } from "./LineParts";
 import { useBudgetRefresh } from "./refresh";
 import {
   type ComponentText,
@@ -119,13 +119,7 @@ export function DecompositionEditor({ item, editable }: { item: BudgetItem; edit
             </Table.Thead>
             <Table.Tbody>
               {lines.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={editable ? 8 : 7}>
-                    <Text size="sm" c="dimmed">
-                      {t("projectsEdit.noComponents")}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
+                <EmptyLinesRow colSpan={editable ? 8 : 7} text={t("projectsEdit.noComponents")} />
               )}
               {lines.map((line, i) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: the lines have no id; their order is their identity
@@ -158,52 +152,36 @@ export function DecompositionEditor({ item, editable }: { item: BudgetItem; edit
                     {costs[i].isNaN() ? "—" : formatNumber(costs[i].toFixed(4), 4)}
                   </Table.Td>
                   {editable && (
-                    <Table.Td>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={`${t("projectsEdit.removeComponent")} ${i + 1}`}
-                        onClick={() => form.removeListItem("lines", i)}
-                      >
-                        <IconTrash size={14} />
-                      </ActionIcon>
-                    </Table.Td>
+                    <RemoveLineCell
+                      label={`${t("projectsEdit.removeComponent")} ${i + 1}`}
+                      onRemove={() => form.removeListItem("lines", i)}
+                    />
                   )}
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
-        <Group justify="space-between" align="flex-start">
-          <Stack gap={2}>
-            <Text size="sm">
-              {t("projectsEdit.directCost")}:{" "}
-              <Text span ff="monospace" fw={600} data-testid="direct-cost">
-                {direct.isNaN() ? "—" : formatNumber(direct.toFixed(4), 4)}
-              </Text>
-            </Text>
-            <Text size="sm">
-              {t("projectsEdit.storedPrice")}:{" "}
-              <Text span ff="monospace" fw={600} data-testid="stored-price">
-                {formatNumber(item.unit_price, 4)}
-              </Text>
-            </Text>
-          </Stack>
-          {editable && (
-            <Group gap="xs">
-              <Button
-                variant="default"
-                leftSection={<IconPlus size={14} />}
-                onClick={() => form.insertListItem("lines", { ...blankComponent })}
-              >
-                {t("projectsEdit.addComponent")}
-              </Button>
-              <Button type="submit" loading={save.isPending} disabled={!form.isDirty()}>
-                {t("projectsEdit.saveDecomposition")}
-              </Button>
-            </Group>
-          )}
-        </Group>
+        <LinesFooter
+          figures={[
+            {
+              label: t("projectsEdit.directCost"),
+              value: direct.isNaN() ? "—" : formatNumber(direct.toFixed(4), 4),
+              testId: "direct-cost",
+            },
+            {
+              label: t("projectsEdit.storedPrice"),
+              value: formatNumber(item.unit_price, 4),
+              testId: "stored-price",
+            },
+          ]}
+          editable={editable}
+          addLabel={t("projectsEdit.addComponent")}
+          onAdd={() => form.insertListItem("lines", { ...blankComponent })}
+          saveLabel={t("projectsEdit.saveDecomposition")}
+          saving={save.isPending}
+          dirty={form.isDirty()}
+        />
       </Stack>
     </form>
   );

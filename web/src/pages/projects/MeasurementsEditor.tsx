@@ -1,12 +1,12 @@
-import { ActionIcon, Alert, Button, Group, Stack, Table, Text, TextInput } from "@mantine/core";
+import { Alert, Stack, Table, Text, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { IconPlus, IconTrash } from "@tabler/icons-react";
 import { useMutation } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { unwrap, v1 } from "../../api/client";
 import type { BudgetItem } from "../../api/types";
 import { notifyError, notifySuccess } from "../../components/notify";
 import { formatNumber } from "../../i18n";
+import { EmptyLinesRow, LinesFooter, RemoveLineCell } from "./LineParts";
 import { useBudgetRefresh } from "./refresh";
 import {
   decimalRule,
@@ -90,13 +90,7 @@ export function MeasurementsEditor({ item, editable }: { item: BudgetItem; edita
             </Table.Thead>
             <Table.Tbody>
               {lines.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={editable ? 7 : 6}>
-                    <Text size="sm" c="dimmed">
-                      {t("projectsEdit.noLines")}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
+                <EmptyLinesRow colSpan={editable ? 7 : 6} text={t("projectsEdit.noLines")} />
               )}
               {lines.map((line, i) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: the lines have no id; their order is their identity
@@ -131,52 +125,36 @@ export function MeasurementsEditor({ item, editable }: { item: BudgetItem; edita
                     {lineProduct(line).isNaN() ? "—" : formatNumber(lineProduct(line).toFixed(3), 3)}
                   </Table.Td>
                   {editable && (
-                    <Table.Td>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={`${t("projectsEdit.removeLine")} ${i + 1}`}
-                        onClick={() => form.removeListItem("lines", i)}
-                      >
-                        <IconTrash size={14} />
-                      </ActionIcon>
-                    </Table.Td>
+                    <RemoveLineCell
+                      label={`${t("projectsEdit.removeLine")} ${i + 1}`}
+                      onRemove={() => form.removeListItem("lines", i)}
+                    />
                   )}
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
-        <Group justify="space-between" align="flex-start">
-          <Stack gap={2}>
-            <Text size="sm">
-              {t("projectsEdit.linesSum")}:{" "}
-              <Text span ff="monospace" fw={600} data-testid="lines-sum">
-                {sum.isNaN() ? "—" : formatNumber(sum.toFixed(3), 3)}
-              </Text>
-            </Text>
-            <Text size="sm">
-              {t("projectsEdit.statedQuantity")}:{" "}
-              <Text span ff="monospace" fw={600} data-testid="stated-quantity">
-                {formatNumber(item.quantity, 3)} {item.unit}
-              </Text>
-            </Text>
-          </Stack>
-          {editable && (
-            <Group gap="xs">
-              <Button
-                variant="default"
-                leftSection={<IconPlus size={14} />}
-                onClick={() => form.insertListItem("lines", { ...blankLine })}
-              >
-                {t("projectsEdit.addLine")}
-              </Button>
-              <Button type="submit" loading={save.isPending} disabled={!form.isDirty()}>
-                {t("projectsEdit.saveMeasurements")}
-              </Button>
-            </Group>
-          )}
-        </Group>
+        <LinesFooter
+          figures={[
+            {
+              label: t("projectsEdit.linesSum"),
+              value: sum.isNaN() ? "—" : formatNumber(sum.toFixed(3), 3),
+              testId: "lines-sum",
+            },
+            {
+              label: t("projectsEdit.statedQuantity"),
+              value: `${formatNumber(item.quantity, 3)} ${item.unit}`,
+              testId: "stated-quantity",
+            },
+          ]}
+          editable={editable}
+          addLabel={t("projectsEdit.addLine")}
+          onAdd={() => form.insertListItem("lines", { ...blankLine })}
+          saveLabel={t("projectsEdit.saveMeasurements")}
+          saving={save.isPending}
+          dirty={form.isDirty()}
+        />
         {differs && (
           <Alert color="yellow" py={6}>
             {t("projectsEdit.statedDiffers")}

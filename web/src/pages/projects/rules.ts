@@ -1,4 +1,5 @@
 import Decimal from "decimal.js";
+import type { BudgetItem } from "../../api/types";
 
 type T = (key: string, options?: Record<string, unknown>) => string;
 
@@ -101,16 +102,9 @@ export const measurementsBody = (lines: MeasurementText[]) =>
 // --- Decomposition (the components of a unit price) ---
 
 export const DECOMPOSITION_TYPES = ["labour", "machinery", "material", "other"] as const;
-export type DecompositionType = (typeof DECOMPOSITION_TYPES)[number];
 
-export interface ComponentText {
-  type: DecompositionType;
-  code: string;
-  unit: string;
-  summary: string;
-  yield: string;
-  price: string;
-}
+/** A component as typed: the API's decomposition line without its computed cost. */
+export type ComponentText = Omit<BudgetItem["decomposition"][number], "cost">;
 
 /**
  * Each component's cost, as the server computes it (ADR 015): yield x price, or for a code with "%"
