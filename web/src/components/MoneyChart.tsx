@@ -36,7 +36,7 @@ const compact = (v: number) => new Intl.NumberFormat("es-ES", { notation: "compa
 
 /**
  * Amounts per category as a chart and, below it, the same figures as a table (the table is what the
- * figures are read from: exact decimal strings, and what a screen reader gets). The chart only plots.
+ * figures are read from: exact decimal strings, also for a screen reader). The chart only plots.
  */
 export function MoneyChart({
   rows,
@@ -59,7 +59,7 @@ export function MoneyChart({
   }));
   return (
     <Stack gap="sm">
-      <Paper withBorder p="sm" h={height} aria-hidden>
+      <Paper withBorder p="sm" h={height}>
         <ResponsiveContainer width="100%" height="100%">
           <ComposedChart data={points} margin={{ left: 24 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
