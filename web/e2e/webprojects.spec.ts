@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { ADMIN, apiLogin, base, expectAccessible, shot, signIn } from "./helpers";
+import { ADMIN, api, apiLogin, base, expectAccessible, shot, signIn } from "./helpers";
 
 /** One concept (E1) placed in two chapters, and an item (E2) without measurement lines. */
 function bc3(code: string) {
@@ -159,4 +159,36 @@ test("an activity is added over a chapter and its progress set; dates out of ord
   await expect(page.getByText("Avance ponderado")).toBeVisible();
   await expectAccessible(page);
   await shot(page, "webprojects-03-activities");
+
+  await row.getByRole("button", { name: "Acciones A1" }).click();
+  await page.getByRole("menuitem", { name: "Eliminar" }).click();
+  await expect(page.getByText("No hay registros")).toBeVisible();
+});
+
+test("once approved, an item's lines and components are shown but not editable", async ({ page }) => {
+  const id = await importBudget("RO");
+  const { access_token } = await apiLogin(ADMIN.email, ADMIN.password());
+  const item = await api<{ data: { id: string; code: string }[] }>(
+    access_token,
+    "GET",
+    `/api/v1/budget-items?budget_id=${id}&kind=item&search=E2`,
+  );
+  await api(access_token, "PUT", `/api/v1/budget-items/${item.data[0].id}`, {
+    measurements: [{ label: "Zapata Z1", units: "2", length: "2.5" }],
+  });
+  await api(access_token, "PUT", `/api/v1/budgets/${id}/estado`, { estado: "aprobado" });
+  await signIn(page, ADMIN.email, ADMIN.password());
+  await page.goto(`${base()}/projects/budgets/${id}`);
+  await page.getByRole("button", { name: "Mediciones y descomposición E2" }).click();
+  const drawer = page.getByRole("dialog");
+  await expect(drawer.getByRole("cell", { name: "Zapata Z1" })).toBeVisible();
+  await expect(drawer.getByTestId("partial-0")).toHaveText("5,000");
+  await expect(drawer.getByTestId("stated-quantity")).toHaveText(/5,000 m3/);
+  await expect(drawer.getByText("Solo se editan las partidas en borrador")).toBeVisible();
+  await expect(drawer.getByRole("textbox")).toHaveCount(0);
+  await expect(drawer.getByRole("button", { name: "Añadir línea" })).toHaveCount(0);
+  await drawer.getByRole("tab", { name: /Descomposición/ }).click();
+  await expect(drawer.getByText("Sin descomposición")).toBeVisible();
+  await expect(drawer.getByRole("button", { name: "Añadir componente" })).toHaveCount(0);
+  await expectAccessible(page);
 });
