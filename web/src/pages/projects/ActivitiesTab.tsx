@@ -229,7 +229,7 @@ export function ActivitiesTab({ budget }: { budget: Budget }) {
 function DateRange({ from, to }: { from: string | null; to: string | null }) {
   if (!from && !to) return <Text c="dimmed">—</Text>;
   return (
-    <Text size="sm" ff="monospace">
+    <Text size="sm" style={{ whiteSpace: "nowrap" }}>
       {formatDate(from)} → {formatDate(to)}
     </Text>
   );
