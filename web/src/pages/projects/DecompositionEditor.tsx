@@ -1,13 +1,10 @@
 import { NativeSelect, Stack, Table, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { useMutation } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { unwrap, v1 } from "../../api/client";
 import type { BudgetItem } from "../../api/types";
-import { notifyError, notifySuccess } from "../../components/notify";
 import { formatNumber } from "../../i18n";
 import { EmptyLinesRow, LinesFooter, RemoveLineCell } from "./LineParts";
-import { useBudgetRefresh } from "./refresh";
+import { useItemSave } from "./refresh";
 import {
   type ComponentText,
   componentCosts,
@@ -34,7 +31,6 @@ const blankComponent: ComponentText = {
  */
 export function DecompositionEditor({ item, editable }: { item: BudgetItem; editable: boolean }) {
   const { t, i18n } = useTranslation();
-  const refresh = useBudgetRefresh(item.budget_id);
   const comma = i18n.language === "es";
   const form = useForm({
     initialValues: {
@@ -57,25 +53,14 @@ export function DecompositionEditor({ item, editable }: { item: BudgetItem; edit
       },
     },
   });
-  const save = useMutation({
-    mutationFn: async (lines: ComponentText[]) =>
-      unwrap(
-        await v1.PUT("/api/v1/budget-items/{id}", {
-          params: { path: { id: item.id } },
-          body: { decomposition: decompositionBody(lines) },
-        }),
-      ),
-    onSuccess: (saved) => {
-      notifySuccess(
-        saved.concept.placements > 1
-          ? t("projectsEdit.priceChangedIn", { count: saved.concept.placements })
-          : `${saved.code}: ${t("budgets.price")} ${formatNumber(saved.unit_price, 4)}`,
-      );
-      form.resetDirty();
-      refresh();
-    },
-    onError: notifyError,
-  });
+  const save = useItemSave(
+    item,
+    (saved) =>
+      saved.concept.placements > 1
+        ? t("projectsEdit.priceChangedIn", { count: saved.concept.placements })
+        : `${saved.code}: ${t("budgets.price")} ${formatNumber(saved.unit_price, 4)}`,
+    form.resetDirty,
+  );
   const lines = form.values.lines;
   const costs = componentCosts(lines);
   const direct = directCost(lines);
@@ -95,7 +80,7 @@ export function DecompositionEditor({ item, editable }: { item: BudgetItem; edit
     );
 
   return (
-    <form onSubmit={form.onSubmit((v) => save.mutate(v.lines))}>
+    <form onSubmit={form.onSubmit((v) => save.mutate({ decomposition: decompositionBody(v.lines) }))}>
       <Stack gap="sm">
         <Table.ScrollContainer minWidth={860}>
           <Table striped withTableBorder>

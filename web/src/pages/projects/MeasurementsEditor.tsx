@@ -1,13 +1,10 @@
 import { Alert, Stack, Table, Text, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { useMutation } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { unwrap, v1 } from "../../api/client";
 import type { BudgetItem } from "../../api/types";
-import { notifyError, notifySuccess } from "../../components/notify";
 import { formatNumber } from "../../i18n";
 import { EmptyLinesRow, LinesFooter, RemoveLineCell } from "./LineParts";
-import { useBudgetRefresh } from "./refresh";
+import { useItemSave } from "./refresh";
 import {
   decimalRule,
   inputDecimal,
@@ -27,7 +24,6 @@ const blankLine: MeasurementText = { label: "", units: "", length: "", width: ""
  */
 export function MeasurementsEditor({ item, editable }: { item: BudgetItem; editable: boolean }) {
   const { t, i18n } = useTranslation();
-  const refresh = useBudgetRefresh(item.budget_id);
   const comma = i18n.language === "es";
   const form = useForm({
     initialValues: {
@@ -48,21 +44,11 @@ export function MeasurementsEditor({ item, editable }: { item: BudgetItem; edita
       },
     },
   });
-  const save = useMutation({
-    mutationFn: async (lines: MeasurementText[]) =>
-      unwrap(
-        await v1.PUT("/api/v1/budget-items/{id}", {
-          params: { path: { id: item.id } },
-          body: { measurements: measurementsBody(lines) },
-        }),
-      ),
-    onSuccess: (saved) => {
-      notifySuccess(`${saved.code}: ${t("budgets.quantity")} ${formatNumber(saved.quantity, 3)}`);
-      form.resetDirty();
-      refresh();
-    },
-    onError: notifyError,
-  });
+  const save = useItemSave(
+    item,
+    (saved) => `${saved.code}: ${t("budgets.quantity")} ${formatNumber(saved.quantity, 3)}`,
+    form.resetDirty,
+  );
   const lines = form.values.lines;
   const sum = linesTotal(lines);
   const stored = item.measurements.length > 0;
@@ -70,7 +56,7 @@ export function MeasurementsEditor({ item, editable }: { item: BudgetItem; edita
   const label = (field: string, i: number) => `${t(`projectsEdit.measure.${field}`)} ${i + 1}`;
 
   return (
-    <form onSubmit={form.onSubmit((v) => save.mutate(v.lines))}>
+    <form onSubmit={form.onSubmit((v) => save.mutate({ measurements: measurementsBody(v.lines) }))}>
       <Stack gap="sm">
         <Table.ScrollContainer minWidth={720}>
           <Table striped withTableBorder>
