@@ -61,3 +61,22 @@ export const CERTIFICATION_STATE_COLOR: Record<CertificationState, string> = {
   validada: "teal",
   rechazada: "red",
 };
+
+export type Activity = Ok<V1Paths["/api/v1/activities/{id}"]["get"]>;
+export type ActivityState = Activity["estado"];
+
+/** Activity life cycle (src/modules/projects/activities/transitions.ts). */
+export const ACTIVITY_TRANSITIONS: Record<ActivityState, ActivityState[]> = {
+  pendiente: ["en_curso"],
+  en_curso: ["completada"],
+  completada: ["en_curso"],
+};
+
+export const ACTIVITY_STATE_COLOR: Record<ActivityState, string> = {
+  pendiente: "gray",
+  en_curso: "blue",
+  completada: "teal",
+};
+
+/** A budget in these states takes no more changes to its items, activities or costs. */
+export const READ_ONLY_BUDGET_STATES: BudgetState[] = ["finalizado", "cancelado"];

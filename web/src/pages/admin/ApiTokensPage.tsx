@@ -8,7 +8,6 @@ import {
   Modal,
   MultiSelect,
   Select,
-  Stack,
   TextInput,
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
@@ -20,6 +19,7 @@ import { useTranslation } from "react-i18next";
 import { api, unwrap } from "../../api/client";
 import { useCan, useCompany } from "../../auth/session";
 import { DataTable } from "../../components/DataTable";
+import { DialogForm } from "../../components/DialogForm";
 import { notifyError } from "../../components/notify";
 import { PageHeader } from "../../components/PageHeader";
 import { formatDate } from "../../i18n";
@@ -140,6 +140,7 @@ export function ApiTokensPage() {
       />
       <Modal opened={open} onClose={modal.close} title={t("apiTokens.new")}>
         <NewTokenForm
+          onCancel={modal.close}
           onCreated={(token) => {
             setSecret(token);
             modal.close();
@@ -151,7 +152,13 @@ export function ApiTokensPage() {
   );
 }
 
-function NewTokenForm({ onCreated }: { onCreated: (secret: string) => void }) {
+function NewTokenForm({
+  onCreated,
+  onCancel,
+}: {
+  onCreated: (secret: string) => void;
+  onCancel: () => void;
+}) {
   const { t } = useTranslation();
   const { companies } = useCompany();
   const form = useForm({
@@ -177,23 +184,20 @@ function NewTokenForm({ onCreated }: { onCreated: (secret: string) => void }) {
     onError: notifyError,
   });
   return (
-    <form onSubmit={form.onSubmit((v) => create.mutate(v))}>
-      <Stack gap="sm">
-        <TextInput label={t("common.name")} required {...form.getInputProps("name")} />
-        <MultiSelect label={t("apiTokens.scopes")} data={SCOPES} {...form.getInputProps("scopes")} />
-        <Select
-          label={t("shell.company")}
-          clearable
-          data={companies.map((c) => ({ value: c.id, label: c.name }))}
-          {...form.getInputProps("company_id")}
-        />
-        <TextInput type="date" label={t("apiTokens.expires")} {...form.getInputProps("expires_at")} />
-        <Group justify="flex-end">
-          <Button type="submit" loading={create.isPending}>
-            {t("common.create")}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <DialogForm
+      onSubmit={form.onSubmit((v) => create.mutate(v))}
+      onCancel={onCancel}
+      submitting={create.isPending}
+    >
+      <TextInput label={t("common.name")} required {...form.getInputProps("name")} />
+      <MultiSelect label={t("apiTokens.scopes")} data={SCOPES} {...form.getInputProps("scopes")} />
+      <Select
+        label={t("shell.company")}
+        clearable
+        data={companies.map((c) => ({ value: c.id, label: c.name }))}
+        {...form.getInputProps("company_id")}
+      />
+      <TextInput type="date" label={t("apiTokens.expires")} {...form.getInputProps("expires_at")} />
+    </DialogForm>
   );
 }

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Modal, MultiSelect, PasswordInput, Stack, TextInput } from "@mantine/core";
+import { Badge, Button, Group, Modal, MultiSelect, PasswordInput, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useDisclosure } from "@mantine/hooks";
 import { IconPlus } from "@tabler/icons-react";
@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { unwrap, v1 } from "../../api/client";
 import { useCan, useMe } from "../../auth/session";
 import { DataTable } from "../../components/DataTable";
+import { DialogForm } from "../../components/DialogForm";
 import { notifyError, notifySuccess } from "../../components/notify";
 import { PageHeader } from "../../components/PageHeader";
 import { MIN_PASSWORD } from "../../forms/validation";
@@ -121,30 +122,24 @@ function NewUserForm({ onDone }: { onDone: () => void }) {
     onError: notifyError,
   });
   return (
-    <form onSubmit={form.onSubmit((v) => create.mutate(v))}>
-      <Stack gap="sm">
-        <TextInput label={t("auth.email")} required {...form.getInputProps("email")} />
-        <TextInput label={t("users.fullName")} {...form.getInputProps("full_name")} />
-        <PasswordInput
-          label={t("auth.password")}
-          required
-          autoComplete="new-password"
-          {...form.getInputProps("password")}
-        />
-        <MultiSelect
-          label={t("users.roles")}
-          data={(roles.data?.data ?? []).map((r) => ({ value: r.id, label: r.name }))}
-          {...form.getInputProps("role_ids")}
-        />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            {t("common.cancel")}
-          </Button>
-          <Button type="submit" loading={create.isPending}>
-            {t("common.create")}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <DialogForm
+      onSubmit={form.onSubmit((v) => create.mutate(v))}
+      onCancel={onDone}
+      submitting={create.isPending}
+    >
+      <TextInput label={t("auth.email")} required {...form.getInputProps("email")} />
+      <TextInput label={t("users.fullName")} {...form.getInputProps("full_name")} />
+      <PasswordInput
+        label={t("auth.password")}
+        required
+        autoComplete="new-password"
+        {...form.getInputProps("password")}
+      />
+      <MultiSelect
+        label={t("users.roles")}
+        data={(roles.data?.data ?? []).map((r) => ({ value: r.id, label: r.name }))}
+        {...form.getInputProps("role_ids")}
+      />
+    </DialogForm>
   );
 }

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Menu, Paper, SimpleGrid, Stack, Tabs, Text } from "@mantine/core";
+import { Badge, Button, Group, Menu, SimpleGrid, Stack, Tabs, Text } from "@mantine/core";
 import { IconChevronDown, IconCopy, IconDownload } from "@tabler/icons-react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useParams } from "@tanstack/react-router";
@@ -6,10 +6,12 @@ import { useTranslation } from "react-i18next";
 import { download, unwrap, v1 } from "../../api/client";
 import { BUDGET_STATE_COLOR, BUDGET_TRANSITIONS, type Budget, type BudgetState } from "../../api/types";
 import { useMe } from "../../auth/session";
+import { Figure } from "../../components/Figure";
 import { notifyError, notifySuccess } from "../../components/notify";
 import { PageHeader } from "../../components/PageHeader";
 import { QueryState } from "../../components/states";
 import { formatMoney } from "../../i18n";
+import { ActivitiesTab } from "./ActivitiesTab";
 import { CertificationsTab } from "./CertificationsTab";
 import { CostsTab } from "./CostsTab";
 import { ItemsTree } from "./ItemsTree";
@@ -122,7 +124,7 @@ function BudgetDetail({ budget }: { budget: Budget }) {
         }
       />
       <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
-        <Figure label={t("budgets.pem")} value={formatMoney(budget.pem)} />
+        <Figure label={t("budgets.pem")} value={formatMoney(budget.pem)} testId="budget-pem" />
         <Figure label={t("budgets.pec")} value={formatMoney(budget.pec)} />
         <Figure label={`${t("budgets.vat")} (${budget.vat_pct})`} value={formatMoney(budget.vat)} />
         <Figure label={t("budgets.total")} value={formatMoney(budget.total)} strong />
@@ -133,6 +135,7 @@ function BudgetDetail({ budget }: { budget: Budget }) {
           {can("certifications:leer") && (
             <Tabs.Tab value="certifications">{t("certifications.title")}</Tabs.Tab>
           )}
+          {can("activities:leer") && <Tabs.Tab value="activities">{t("projectsEdit.activities")}</Tabs.Tab>}
           <Tabs.Tab value="costs">{t("costs.title")}</Tabs.Tab>
           <Tabs.Tab value="summary">{t("budgets.summary")}</Tabs.Tab>
         </Tabs.List>
@@ -142,6 +145,9 @@ function BudgetDetail({ budget }: { budget: Budget }) {
         <Tabs.Panel value="certifications" pt="sm">
           <CertificationsTab budget={budget} />
         </Tabs.Panel>
+        <Tabs.Panel value="activities" pt="sm">
+          <ActivitiesTab budget={budget} />
+        </Tabs.Panel>
         <Tabs.Panel value="costs" pt="sm">
           <CostsTab budget={budget} />
         </Tabs.Panel>
@@ -150,18 +156,5 @@ function BudgetDetail({ budget }: { budget: Budget }) {
         </Tabs.Panel>
       </Tabs>
     </Stack>
-  );
-}
-
-function Figure({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
-  return (
-    <Paper withBorder p="sm">
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text fz={strong ? "lg" : "md"} fw={strong ? 700 : 500} ff="monospace">
-        {value}
-      </Text>
-    </Paper>
   );
 }

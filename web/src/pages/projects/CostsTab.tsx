@@ -22,6 +22,7 @@ import { download, unwrap, upload, v1 } from "../../api/client";
 import { ApiError, isProblem } from "../../api/problem";
 import type { Budget, CostCategory } from "../../api/types";
 import { useCan } from "../../auth/session";
+import { DialogForm } from "../../components/DialogForm";
 import { notifyError, notifySuccess } from "../../components/notify";
 import { QueryState } from "../../components/states";
 import { formatDate, formatMoney } from "../../i18n";
@@ -138,33 +139,27 @@ function NewCostForm({ budgetId, onDone }: { budgetId: string; onDone: () => voi
     onError: notifyError,
   });
   return (
-    <form onSubmit={form.onSubmit((v) => create.mutate(v))}>
-      <Stack gap="sm">
-        <SimpleGrid cols={2}>
-          <TextInput type="date" label={t("common.date")} {...form.getInputProps("date")} />
-          <Select
-            label={t("common.status")}
-            data={CATEGORIES}
-            allowDeselect={false}
-            {...form.getInputProps("category")}
-          />
-        </SimpleGrid>
-        <TextInput label={t("entries.concept")} required {...form.getInputProps("concept")} />
-        <TextInput label={t("costs.supplier")} {...form.getInputProps("supplier_name")} />
-        <SimpleGrid cols={2}>
-          <TextInput label={t("common.amount")} required {...form.getInputProps("net_amount")} />
-          <TextInput label={t("budgets.vat")} {...form.getInputProps("vat_amount")} />
-        </SimpleGrid>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            {t("common.cancel")}
-          </Button>
-          <Button type="submit" loading={create.isPending}>
-            {t("common.create")}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <DialogForm
+      onSubmit={form.onSubmit((v) => create.mutate(v))}
+      onCancel={onDone}
+      submitting={create.isPending}
+    >
+      <SimpleGrid cols={2}>
+        <TextInput type="date" label={t("common.date")} {...form.getInputProps("date")} />
+        <Select
+          label={t("common.status")}
+          data={CATEGORIES}
+          allowDeselect={false}
+          {...form.getInputProps("category")}
+        />
+      </SimpleGrid>
+      <TextInput label={t("entries.concept")} required {...form.getInputProps("concept")} />
+      <TextInput label={t("costs.supplier")} {...form.getInputProps("supplier_name")} />
+      <SimpleGrid cols={2}>
+        <TextInput label={t("common.amount")} required {...form.getInputProps("net_amount")} />
+        <TextInput label={t("budgets.vat")} {...form.getInputProps("vat_amount")} />
+      </SimpleGrid>
+    </DialogForm>
   );
 }
 

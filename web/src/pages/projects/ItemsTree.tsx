@@ -15,22 +15,25 @@ import {
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useDisclosure } from "@mantine/hooks";
-import { IconChevronDown, IconChevronRight, IconPlus } from "@tabler/icons-react";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { IconChevronDown, IconChevronRight, IconPlus, IconRuler2 } from "@tabler/icons-react";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { unwrap, v1 } from "../../api/client";
 import type { Budget, ItemNode } from "../../api/types";
-import { notifyError } from "../../components/notify";
+import { notifyError, notifySuccess } from "../../components/notify";
 import { QueryState } from "../../components/states";
 import { formatMoney, formatNumber } from "../../i18n";
+import { ItemDrawer } from "./ItemDrawer";
+import { useBudgetRefresh } from "./refresh";
 
 interface Row {
   node: ItemNode;
   depth: number;
 }
 
-function flatten(nodes: ItemNode[], collapsed: Set<string>, depth = 0, out: Row[] = []): Row[] {
+/** The rows of the tree in order, skipping what collapsed chapters hold. */
+export function flatten(nodes: ItemNode[], collapsed: Set<string>, depth = 0, out: Row[] = []): Row[] {
   for (const node of nodes) {
     out.push({ node, depth });
     if (node.children?.length && !collapsed.has(node.id)) flatten(node.children, collapsed, depth + 1, out);
@@ -66,6 +69,7 @@ export function ItemsTree({ budget, editable }: { budget: Budget; editable: bool
   const items = useItemsTree(budget.id);
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
   const [adding, addModal] = useDisclosure(false);
+  const [detailOf, setDetailOf] = useState<string | null>(null);
   const rows = useMemo(() => flatten(items.data ?? [], collapsed), [items.data, collapsed]);
   const toggle = (id: string) =>
     setCollapsed((prev) => {
@@ -120,6 +124,7 @@ export function ItemsTree({ budget, editable }: { budget: Budget; editable: bool
                       collapsed={collapsed.has(node.id)}
                       onToggle={() => toggle(node.id)}
                       budgetId={budget.id}
+                      onDetail={() => setDetailOf(node.id)}
                     />
                   ))}
                 </Table.Tbody>
@@ -128,6 +133,7 @@ export function ItemsTree({ budget, editable }: { budget: Budget; editable: bool
           )}
         </QueryState>
       </Paper>
+      <ItemDrawer itemId={detailOf} editable={editable} onClose={() => setDetailOf(null)} />
       <Modal opened={adding} onClose={addModal.close} title={t("budgets.addItem")} size="lg">
         <NewItemForm budgetId={budget.id} chapters={chapters(items.data ?? [])} onDone={addModal.close} />
       </Modal>
@@ -142,6 +148,7 @@ function ItemRow(props: {
   collapsed: boolean;
   onToggle: () => void;
   budgetId: string;
+  onDetail: () => void;
 }) {
   const { node, depth, editable } = props;
   const { t } = useTranslation();
@@ -160,8 +167,18 @@ function ItemRow(props: {
             >
               {props.collapsed ? <IconChevronRight size={12} /> : <IconChevronDown size={12} />}
             </ActionIcon>
-          ) : (
+          ) : chapter ? (
             <span style={{ width: 18 }} />
+          ) : (
+            <ActionIcon
+              variant="subtle"
+              size="xs"
+              onClick={props.onDetail}
+              aria-label={`${t("projectsEdit.detail")} ${node.code}`}
+              title={t("projectsEdit.detail")}
+            >
+              <IconRuler2 size={12} />
+            </ActionIcon>
           )}
           {node.code}
         </Group>
@@ -178,6 +195,7 @@ function ItemRow(props: {
           <Table.Td ta="right" ff="monospace">
             {editable ? (
               <InlineAmount
+                key={node.quantity}
                 itemId={node.id}
                 budgetId={props.budgetId}
                 field="quantity"
@@ -191,6 +209,7 @@ function ItemRow(props: {
           <Table.Td ta="right" ff="monospace">
             {editable ? (
               <InlineAmount
+                key={node.unit_price}
                 itemId={node.id}
                 budgetId={props.budgetId}
                 field="unit_price"
@@ -210,7 +229,10 @@ function ItemRow(props: {
   );
 }
 
-/** A cell that saves on Enter or when it loses focus; Escape puts the stored value back. */
+/**
+ * A cell that saves on Enter or when it loses focus; Escape puts the stored value back. Keyed by the
+ * stored value, so a change made elsewhere (measurement lines, a shared concept) shows here.
+ */
 function InlineAmount(props: {
   itemId: string;
   budgetId: string;
@@ -218,7 +240,8 @@ function InlineAmount(props: {
   value: string;
   label: string;
 }) {
-  const client = useQueryClient();
+  const { t } = useTranslation();
+  const refresh = useBudgetRefresh(props.budgetId);
   const [text, setText] = useState(props.value);
   const save = useMutation({
     mutationFn: async (value: string) =>
@@ -228,9 +251,11 @@ function InlineAmount(props: {
           body: { [props.field]: value },
         }),
       ),
-    onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ["budget-items", props.budgetId] });
-      void client.invalidateQueries({ queryKey: ["budgets", props.budgetId] });
+    onSuccess: (saved) => {
+      // A price belongs to the concept: say so when it changed more than this row.
+      if (props.field === "unit_price" && saved.concept.placements > 1)
+        notifySuccess(t("projectsEdit.priceChangedIn", { count: saved.concept.placements }));
+      refresh();
     },
     onError: (err) => {
       setText(props.value);
@@ -268,7 +293,7 @@ function NewItemForm({
   onDone: () => void;
 }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
+  const refresh = useBudgetRefresh(budgetId);
   const form = useForm({
     initialValues: {
       kind: "item" as "chapter" | "item",
@@ -310,8 +335,7 @@ function NewItemForm({
         }),
       ),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ["budget-items", budgetId] });
-      void client.invalidateQueries({ queryKey: ["budgets", budgetId] });
+      refresh();
       form.setValues({ code: "", summary: "" });
     },
     onError: notifyError,

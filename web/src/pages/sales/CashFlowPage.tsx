@@ -1,23 +1,17 @@
-import { Paper, SegmentedControl, SimpleGrid, Text } from "@mantine/core";
+import { SegmentedControl, SimpleGrid } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
+import Decimal from "decimal.js";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import {
-  Bar,
-  CartesianGrid,
-  ComposedChart,
-  Legend,
-  Line,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
 import { api, unwrap } from "../../api/client";
 import { useCompany } from "../../auth/session";
+import { Figure } from "../../components/Figure";
+import { MoneyChart } from "../../components/MoneyChart";
 import { PageHeader } from "../../components/PageHeader";
 import { QueryState } from "../../components/states";
 import { formatMoney } from "../../i18n";
+
+const total = (amounts: string[]) => amounts.reduce((s, a) => s.plus(a), new Decimal(0)).toFixed(2);
 
 export function CashFlowPage() {
   const { t } = useTranslation();
@@ -50,72 +44,45 @@ export function CashFlowPage() {
         }
       />
       <QueryState query={flow}>
-        {(f) => (
-          <>
-            <SimpleGrid cols={{ base: 2, md: 4 }} mb="sm">
-              {(
-                [
-                  ["treasury.balance", f.opening],
-                  ["treasury.inflows", String(f.buckets.reduce((s, b) => s + Number(b.inflows.total), 0))],
-                  ["treasury.outflows", String(f.buckets.reduce((s, b) => s + Number(b.outflows.total), 0))],
-                  ["common.total", f.closing],
-                ] as const
-              ).map(([label, v]) => (
-                <Paper withBorder p="sm" key={label}>
-                  <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-                    {t(label)}
-                  </Text>
-                  <Text ff="monospace" fw={600}>
-                    {formatMoney(v)}
-                  </Text>
-                </Paper>
-              ))}
-            </SimpleGrid>
-            <Paper withBorder p="sm" h={360}>
-              <ResponsiveContainer width="100%" height="100%">
-                <ComposedChart
-                  data={f.buckets.map((b) => ({
-                    label: b.label,
-                    inflows: Number(b.inflows.total),
-                    outflows: -Number(b.outflows.total),
-                    closing: Number(b.closing),
-                  }))}
-                >
-                  <CartesianGrid strokeDasharray="3 3" vertical={false} />
-                  <XAxis dataKey="label" fontSize={11} />
-                  <YAxis
-                    fontSize={11}
-                    tickFormatter={(v: number) =>
-                      new Intl.NumberFormat("es-ES", { notation: "compact" }).format(v)
-                    }
-                  />
-                  <Tooltip formatter={(v) => formatMoney(Number(v))} />
-                  <Legend />
-                  <Bar
-                    isAnimationActive={false}
-                    dataKey="inflows"
-                    name={t("treasury.inflows")}
-                    fill="#12b886"
-                  />
-                  <Bar
-                    isAnimationActive={false}
-                    dataKey="outflows"
-                    name={t("treasury.outflows")}
-                    fill="#fa5252"
-                  />
-                  <Line
-                    isAnimationActive={false}
-                    dataKey="closing"
-                    name={t("treasury.balance")}
-                    stroke="#4c6ef5"
-                    strokeWidth={2}
-                    dot={false}
-                  />
-                </ComposedChart>
-              </ResponsiveContainer>
-            </Paper>
-          </>
-        )}
+        {(f) => {
+          const inflows = total(f.buckets.map((b) => b.inflows.total));
+          const outflows = total(f.buckets.map((b) => b.outflows.total));
+          return (
+            <>
+              <SimpleGrid cols={{ base: 2, md: 4 }} mb="sm">
+                {(
+                  [
+                    ["treasury.balance", f.opening],
+                    ["treasury.inflows", inflows],
+                    ["treasury.outflows", outflows],
+                    ["common.total", f.closing],
+                  ] as const
+                ).map(([label, v]) => (
+                  <Figure key={label} label={t(label)} value={formatMoney(v)} />
+                ))}
+              </SimpleGrid>
+              <MoneyChart
+                height={360}
+                categoryHeader={t("charts.period")}
+                series={[
+                  { key: "inflows", name: t("treasury.inflows"), color: "#12b886" },
+                  { key: "outflows", name: t("treasury.outflows"), color: "#fa5252" },
+                  { key: "closing", name: t("treasury.balance"), color: "#4c6ef5", kind: "line" },
+                ]}
+                rows={f.buckets.map((b) => ({
+                  id: b.label,
+                  category: b.label,
+                  values: {
+                    inflows: b.inflows.total,
+                    outflows: new Decimal(b.outflows.total).negated().toFixed(2),
+                    closing: b.closing,
+                  },
+                }))}
+                totals={{ inflows, outflows: new Decimal(outflows).negated().toFixed(2), closing: f.closing }}
+              />
+            </>
+          );
+        }}
       </QueryState>
     </>
   );
