@@ -12,7 +12,7 @@ import { TAX_REGIMES } from "../../clients/index.js";
 import { type Direction, DOCUMENT_KINDS, DOCUMENT_STATES, type DocumentState } from "../tables.js";
 import type { PaymentStatus } from "../transitions.js";
 import type { DocumentHeader } from "./repository.js";
-import type { DocumentInput } from "./service.js";
+import type { DocumentInput, DocumentPreview } from "./service.js";
 import type { DocumentView } from "./view.js";
 
 /**
@@ -431,3 +431,89 @@ export function fromListQuery(direction: Direction, q: Record<string, unknown>) 
 }
 
 export const documentPage = (direction: Direction) => apiBoundedPage(documentSummaryOut(direction));
+
+/** The fields a preview reads: the company, the contact (its regime), the discounts and the lines. */
+export function documentPreviewBody(direction: Direction) {
+  const contact = contactField(direction);
+  return z.object({
+    company_id: z.uuid().optional().describe("The caller's company, or the tenant's only one, when absent"),
+    [contact]: z
+      .uuid()
+      .describe(direction === "sale" ? "The customer (a contact)" : "The supplier (a contact)"),
+    discount1: percent.optional().describe("Global discount 1, %"),
+    discount2: percent.optional().describe("Global discount 2, %"),
+    lines: z.array(lineBody).max(2000).describe("Lines, in order (ids are ignored)"),
+  });
+}
+
+export const previewOut = z.object({
+  totals: totalsOut,
+  taxes: z.array(taxOut.omit({ tax_code_id: true }).extend({ code: z.string().nullable() })),
+  lines: z
+    .array(
+      z.object({
+        reference: z.string(),
+        description: z.string(),
+        unit_price: z.string().describe("The given price, or the product's"),
+        tax_code: z.string().nullable(),
+        vat_rate: z.string(),
+        re_rate: z.string(),
+        irpf_code: z.string().nullable(),
+        irpf_rate: z.string(),
+        net: moneyOutput.describe("Line net after its discounts, before the global ones"),
+      }),
+    )
+    .describe("The lines as they would be stored (product defaults applied)"),
+});
+
+export function toPreviewOut({ figures, lines }: DocumentPreview): z.infer<typeof previewOut> {
+  const codeOf = (taxCodeId: string | null) =>
+    lines.find((l) => l.taxCodeId === taxCodeId)?.taxCode ??
+    lines.find((l) => l.irpfCodeId === taxCodeId)?.irpfCode ??
+    null;
+  return {
+    totals: {
+      gross_net: figures.grossNet,
+      net: figures.net,
+      vat: figures.vat,
+      re: figures.re,
+      irpf: figures.irpf,
+      supplied: figures.supplied,
+      total: figures.total,
+      importe_total: figures.importeTotal,
+    },
+    taxes: [
+      ...figures.groups.map((g) => ({
+        kind: "vat" as const,
+        code: codeOf(g.taxCodeId),
+        rate: g.vatRate,
+        re_rate: g.reRate,
+        base: toMoney(g.base),
+        amount: toMoney(g.vat),
+        re_amount: toMoney(g.re),
+        self_assessed: g.selfAssessed,
+      })),
+      ...figures.irpfByCode.map((g) => ({
+        kind: "irpf" as const,
+        code: codeOf(g.irpfCodeId),
+        rate: g.rate,
+        re_rate: "0",
+        base: g.base,
+        amount: g.amount,
+        re_amount: "0.00",
+        self_assessed: false,
+      })),
+    ],
+    lines: lines.map((l, i) => ({
+      reference: l.reference,
+      description: l.description,
+      unit_price: l.unitPrice,
+      tax_code: l.taxCode,
+      vat_rate: l.vatRate,
+      re_rate: l.reRate,
+      irpf_code: l.irpfCode,
+      irpf_rate: l.irpfRate,
+      net: toMoney(figures.lineNets[i]),
+    })),
+  };
+}
