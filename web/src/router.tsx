@@ -85,6 +85,7 @@ const apiTokens = page("/admin/api-tokens", admin, "ApiTokensPage");
 const sales = () => import("./pages/sales");
 const salesInvoices = page("/sales/invoices", sales, "SalesInvoicesPage");
 const purchaseInvoices = page("/purchases/invoices", sales, "PurchaseInvoicesPage");
+const salesOrders = page("/sales/orders", sales, "SalesOrdersPage");
 const newSalesInvoice = page("/sales/invoices/new", sales, "SalesInvoiceEditorPage");
 const salesInvoice = page("/sales/invoices/$invoiceId", sales, "SalesInvoiceEditorPage");
 const newPurchaseInvoice = page("/purchases/invoices/new", sales, "PurchaseInvoiceEditorPage");
@@ -112,6 +113,7 @@ const routeTree = rootRoute.addChildren([
     apiTokens,
     salesInvoices,
     purchaseInvoices,
+    salesOrders,
     newSalesInvoice,
     salesInvoice,
     newPurchaseInvoice,

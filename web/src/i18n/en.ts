@@ -285,4 +285,12 @@ export const en: Messages = {
     badNumber: "Invalid number (up to 6 decimals)",
     badPercent: "A percentage from 0 to 100",
   },
+  salesOrders: {
+    title: "Estimates and orders",
+    orders: "Orders",
+    estimates: "Estimates",
+    toOrder: "Convert to order",
+    toInvoice: "Invoice",
+    invoiced: "Draft invoice created from the order",
+  },
 };

@@ -284,6 +284,14 @@ export const es = {
     badNumber: "Número no válido (hasta 6 decimales)",
     badPercent: "Porcentaje de 0 a 100",
   },
+  salesOrders: {
+    title: "Presupuestos y pedidos",
+    orders: "Pedidos",
+    estimates: "Presupuestos",
+    toOrder: "Convertir en pedido",
+    toInvoice: "Facturar",
+    invoiced: "Factura en borrador creada desde el pedido",
+  },
 } as const;
 
 type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };

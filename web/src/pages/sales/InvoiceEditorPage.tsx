@@ -32,6 +32,7 @@ import {
   invoiceProblems,
   trimZeros,
 } from "../../forms/invoice";
+import i18n from "../../i18n";
 import { InvoiceLinesTable, type ResolvedLine } from "./InvoiceLinesTable";
 import { InvoiceTotals } from "./InvoiceTotals";
 import {
@@ -92,6 +93,12 @@ function InvoiceEditorPage({ direction }: { direction: Direction }) {
   );
 }
 
+/** A stored decimal as the user would type it: no padding zeros, a decimal comma in Spanish. */
+const typed = (value: string) => {
+  const plain = trimZeros(value);
+  return i18n.language === "en" ? plain : plain.replace(".", ",");
+};
+
 function formOf(invoice: Invoice | null, taxes: TaxCode[]): InvoiceForm {
   const code = (id: string | null) => taxes.find((c) => c.id === id)?.code ?? null;
   if (!invoice)
@@ -116,9 +123,9 @@ function formOf(invoice: Invoice | null, taxes: TaxCode[]): InvoiceForm {
       id: l.id,
       product_id: l.product_id,
       description: l.description,
-      quantity: trimZeros(l.quantity),
-      unit_price: trimZeros(l.unit_price),
-      discount: Number(l.discount1) === 0 ? "" : trimZeros(l.discount1),
+      quantity: typed(l.quantity),
+      unit_price: typed(l.unit_price),
+      discount: /^0+(\.0+)?$/.test(l.discount1) ? "" : typed(l.discount1),
       tax_code: code(l.tax_code_id),
       irpf_code: code(l.irpf_code_id),
     })),
@@ -329,7 +336,7 @@ function InvoiceEditor({
               onChange={(v) => set({ contact_id: v })}
               searchable
               required
-              disabled={!editable}
+              readOnly={!editable}
               error={fieldError("contact")}
               nothingFoundMessage={t("common.empty")}
               style={{ gridColumn: "span 2" }}
@@ -351,7 +358,7 @@ function InvoiceEditor({
               onChange={(v) => set({ series: v })}
               placeholder={t("invoiceEditor.byDefault")}
               clearable
-              disabled={!editable || Boolean(invoice?.number)}
+              readOnly={!editable || Boolean(invoice?.number)}
               error={fieldError("series")}
             />
             <TextInput
@@ -371,6 +378,7 @@ function InvoiceEditor({
               error={fieldError("operation_date")}
             />
             <Textarea
+              size="xs"
               label={t("invoiceEditor.notes")}
               value={form.notes}
               onChange={(e) => set({ notes: e.currentTarget.value })}

@@ -67,12 +67,12 @@ export function InvoiceLinesTable({
   const label = (key: string, i: number) => `${t(key)} ${i + 1}`;
 
   return (
-    <Table.ScrollContainer minWidth={1120}>
+    <Table.ScrollContainer minWidth={1160}>
       <Table verticalSpacing={4} data-testid="invoice-lines">
         <Table.Thead>
           <Table.Tr>
             <Table.Th w={36}>#</Table.Th>
-            <Table.Th w={200}>{t("invoiceEditor.product")}</Table.Th>
+            <Table.Th w={190}>{t("invoiceEditor.product")}</Table.Th>
             <Table.Th>{t("common.description")}</Table.Th>
             <Table.Th w={90} ta="right">
               {t("invoiceEditor.quantity")}
@@ -83,8 +83,8 @@ export function InvoiceLinesTable({
             <Table.Th w={76} ta="right">
               {t("invoiceEditor.discount")}
             </Table.Th>
-            <Table.Th w={130}>{t("invoiceEditor.vat")}</Table.Th>
-            <Table.Th w={130}>{t("invoiceEditor.irpf")}</Table.Th>
+            <Table.Th w={150}>{t("invoiceEditor.vat")}</Table.Th>
+            <Table.Th w={150}>{t("invoiceEditor.irpf")}</Table.Th>
             <Table.Th w={110} ta="right">
               {t("common.amount")}
             </Table.Th>
@@ -105,7 +105,7 @@ export function InvoiceLinesTable({
                   searchable
                   clearable
                   limit={50}
-                  disabled={readOnly}
+                  readOnly={readOnly}
                   error={err(i, "product_id")}
                   nothingFoundMessage={t("common.empty")}
                 />
@@ -169,7 +169,7 @@ export function InvoiceLinesTable({
                   onChange={(v) => update(i, { tax_code: v })}
                   searchable
                   clearable
-                  disabled={readOnly}
+                  readOnly={readOnly}
                   error={err(i, "tax_code")}
                 />
               </Table.Td>
@@ -183,7 +183,7 @@ export function InvoiceLinesTable({
                   onChange={(v) => update(i, { irpf_code: v })}
                   searchable
                   clearable
-                  disabled={readOnly}
+                  readOnly={readOnly}
                   error={err(i, "irpf_code")}
                 />
               </Table.Td>

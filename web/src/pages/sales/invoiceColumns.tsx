@@ -13,7 +13,7 @@ export const INVOICE_STATE_COLOR: Record<string, string> = {
   rechazada: "red",
 };
 
-/** The fields of a list row both directions share. */
+/** The fields of a list row both directions (and estimates and orders) share. */
 export interface InvoiceRow {
   id: string;
   code: string | null;
@@ -38,28 +38,33 @@ export function invoiceColumns<R extends InvoiceRow>(
   t: T,
   direction: Direction,
   actions: (row: R) => ReactNode,
+  /** Estimates and orders: no editor to link to, no payment. */
+  opts: { invoices: boolean } = { invoices: true },
 ): Column<R>[] {
   const sale = direction === "sale";
   const number = (r: R) => (sale ? invoiceCode(r) : (r.supplier_number ?? invoiceCode(r)));
-  return [
+  const columns: Column<R>[] = [
     {
       key: "code",
       header: t("invoices.number"),
       mono: true,
-      render: (r) => (
-        <Link
-          className="cell-link"
-          // Both paths take the same params; the union would lose them.
-          to={
-            (sale
-              ? "/sales/invoices/$invoiceId"
-              : "/purchases/invoices/$invoiceId") as "/sales/invoices/$invoiceId"
-          }
-          params={{ invoiceId: r.id }}
-        >
-          {number(r)}
-        </Link>
-      ),
+      render: (r) =>
+        !opts.invoices ? (
+          number(r)
+        ) : (
+          <Link
+            className="cell-link"
+            // Both paths take the same params; the union would lose them.
+            to={
+              (sale
+                ? "/sales/invoices/$invoiceId"
+                : "/purchases/invoices/$invoiceId") as "/sales/invoices/$invoiceId"
+            }
+            params={{ invoiceId: r.id }}
+          >
+            {number(r)}
+          </Link>
+        ),
     },
     { key: "date", header: t("common.date"), render: (r) => formatDate(r.date) },
     {
@@ -93,4 +98,5 @@ export function invoiceColumns<R extends InvoiceRow>(
     },
     { key: "actions", header: "", align: "right", render: actions },
   ];
+  return opts.invoices ? columns : columns.filter((c) => c.key !== "paid");
 }
