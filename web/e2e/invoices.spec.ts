@@ -97,7 +97,8 @@ test("a sales invoice: two lines with live totals from the server, issued, its P
   await expectAccessible(page);
   await shot(page, "invoice-editor-issued");
 
-  // The notifications sit over the header's buttons until they close.
+  // The notifications sit over the header's buttons until they close (a hovered one stays open).
+  await page.mouse.move(600, 700);
   await expect(page.getByText(`Emitir: ${issued.code}`)).toBeHidden();
   const [download] = await Promise.all([
     page.waitForEvent("download"),
@@ -156,6 +157,28 @@ test("a supplier invoice with IRPF: recorded pending, a repeated number refused,
   await expect(row.getByText("aprobada")).toBeVisible();
   await expectAccessible(page);
   await shot(page, "supplier-invoices-approved");
+});
+
+test("an open sales order becomes a draft invoice, opened in the editor with the server's totals", async ({
+  page,
+}) => {
+  await signIn(page, ADMIN.email, ADMIN.password());
+  await page.goto(`${base()}/sales/orders`);
+  await expect(page.getByRole("heading", { name: "Presupuestos y pedidos" })).toBeVisible();
+  await expectAccessible(page);
+  await shot(page, "sales-orders");
+  await page.getByRole("button", { name: "Facturar" }).first().click();
+  await expect(page).toHaveURL(/\/sales\/invoices\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId("invoice-state")).toHaveText("borrador");
+  const id = page.url().split("/").at(-1) as string;
+  const { access_token } = await apiLogin(ADMIN.email, ADMIN.password());
+  const draft = await api<InvoiceOut & { sources: { kind: string }[] }>(
+    access_token,
+    "GET",
+    `/api/sales/invoices/${id}`,
+  );
+  expect(draft.sources.map((s) => s.kind)).toContain("order");
+  expect(await totalShown(page)).toBeCloseTo(Number(draft.totals.total), 2);
 });
 
 test.describe("the journal with 10,000 entries", () => {
