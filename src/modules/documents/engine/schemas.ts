@@ -176,6 +176,23 @@ const totalsOut = z.object({
   importe_total: moneyOutput.describe("net + vat + re (VeriFactu's ImporteTotal)"),
 });
 
+type Totals = Pick<
+  DocumentHeader,
+  "grossNet" | "net" | "vat" | "re" | "irpf" | "supplied" | "total" | "importeTotal"
+>;
+
+/** A document's totals, stored (header) or computed (preview), on the wire. */
+const toTotalsOut = (d: Totals): z.infer<typeof totalsOut> => ({
+  gross_net: d.grossNet,
+  net: d.net,
+  vat: d.vat,
+  re: d.re,
+  irpf: d.irpf,
+  supplied: d.supplied,
+  total: d.total,
+  importe_total: d.importeTotal,
+});
+
 export const lineOut = z.object({
   id: z.uuid(),
   line_no: z.number().int(),
@@ -316,16 +333,7 @@ export function toDocumentSummaryOut(
     rectification_reason: d.rectificationReason,
     rejection_reason: d.rejectionReason,
     entry_id: d.entryId,
-    totals: {
-      gross_net: d.grossNet,
-      net: d.net,
-      vat: d.vat,
-      re: d.re,
-      irpf: d.irpf,
-      supplied: d.supplied,
-      total: d.total,
-      importe_total: d.importeTotal,
-    },
+    totals: toTotalsOut(d),
     paid_amount: d.paidAmount,
     payment_status: d.paymentStatus,
     finalized_at: d.finalizedAt ? iso(d.finalizedAt) : null,
@@ -434,15 +442,15 @@ export const documentPage = (direction: Direction) => apiBoundedPage(documentSum
 
 /** The fields a preview reads: the company, the contact (its regime), the discounts and the lines. */
 export function documentPreviewBody(direction: Direction) {
+  const { shape } = documentBody(direction);
   const contact = contactField(direction);
   return z.object({
-    company_id: z.uuid().optional().describe("The caller's company, or the tenant's only one, when absent"),
-    [contact]: z
-      .uuid()
-      .describe(direction === "sale" ? "The customer (a contact)" : "The supplier (a contact)"),
-    discount1: percent.optional().describe("Global discount 1, %"),
-    discount2: percent.optional().describe("Global discount 2, %"),
-    lines: z.array(lineBody).max(2000).describe("Lines, in order (ids are ignored)"),
+    company_id: shape.company_id,
+    // The computed key is not in the static type; the schema is the same one create uses.
+    [contact]: (shape as Record<string, z.ZodType>)[contact],
+    discount1: shape.discount1,
+    discount2: shape.discount2,
+    lines: shape.lines.describe("Lines, in order (ids are ignored)"),
   });
 }
 
@@ -472,16 +480,7 @@ export function toPreviewOut({ figures, lines }: DocumentPreview): z.infer<typeo
     lines.find((l) => l.irpfCodeId === taxCodeId)?.irpfCode ??
     null;
   return {
-    totals: {
-      gross_net: figures.grossNet,
-      net: figures.net,
-      vat: figures.vat,
-      re: figures.re,
-      irpf: figures.irpf,
-      supplied: figures.supplied,
-      total: figures.total,
-      importe_total: figures.importeTotal,
-    },
+    totals: toTotalsOut(figures),
     taxes: [
       ...figures.groups.map((g) => ({
         kind: "vat" as const,
