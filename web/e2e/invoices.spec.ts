@@ -181,6 +181,41 @@ test("an open sales order becomes a draft invoice, opened in the editor with the
   expect(await totalShown(page)).toBeCloseTo(Number(draft.totals.total), 2);
 });
 
+test("a user who may only read sales sees invoices without edit buttons and the refusal on a new one", async ({
+  browser,
+}) => {
+  const { access_token } = await apiLogin(ADMIN.email, ADMIN.password());
+  const role = await api<{ id: string }>(access_token, "POST", "/api/v1/roles", {
+    name: `ventas-lectura-${Date.now()}`,
+  });
+  // Reading the companies lets the app pick the company whose invoices it lists.
+  for (const modulo of ["sales", "companies"])
+    await api(access_token, "POST", `/api/v1/roles/${role.id}/permissions`, { modulo, accion: "leer" });
+  const email = `ventas${Date.now()}@example.com`;
+  await api(access_token, "POST", "/api/v1/users", {
+    email,
+    password: "Ventas-2026!",
+    full_name: "Lectora Ventas",
+    role_ids: [role.id],
+  });
+  const page = await (
+    await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: "es-ES" })
+  ).newPage();
+  await signIn(page, email, "Ventas-2026!");
+  await page.goto(`${base()}/sales/invoices`);
+  await expect(page.locator("tbody tr").first()).toBeVisible();
+  await expect(page.getByRole("link", { name: "Nueva factura" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Emitir" })).toHaveCount(0);
+  await page.locator("tbody tr a").first().click();
+  await expect(page.getByTestId("invoice-total")).toBeVisible();
+  await expect(page.getByRole("button", { name: "PDF" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Guardar" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Emitir" })).toHaveCount(0);
+  await expect(page.getByLabel("Cantidad 1")).toHaveAttribute("readonly", "");
+  await page.goto(`${base()}/sales/invoices/new`);
+  await expect(page.getByRole("alert")).toContainText("no tiene permiso para registrar facturas");
+});
+
 test.describe("the journal with 10,000 entries", () => {
   let server: ChildProcess | undefined;
   let url = "";

@@ -284,6 +284,7 @@ export const en: Messages = {
     badQuantity: "Invalid quantity (up to 4 decimals, not zero)",
     badNumber: "Invalid number (up to 6 decimals)",
     badPercent: "A percentage from 0 to 100",
+    cannotCreate: "Your user may not record invoices here.",
   },
   salesOrders: {
     title: "Estimates and orders",

@@ -283,6 +283,7 @@ export const es = {
     badQuantity: "Cantidad no válida (hasta 4 decimales, distinta de cero)",
     badNumber: "Número no válido (hasta 6 decimales)",
     badPercent: "Porcentaje de 0 a 100",
+    cannotCreate: "Su usuario no tiene permiso para registrar facturas aquí.",
   },
   salesOrders: {
     title: "Presupuestos y pedidos",

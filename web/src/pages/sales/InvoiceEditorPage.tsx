@@ -18,7 +18,7 @@ import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { download } from "../../api/client";
 import { ApiError } from "../../api/problem";
-import { useCan, useCompany } from "../../auth/session";
+import { useCan, useCompany, useMe } from "../../auth/session";
 import { notifyError, notifySuccess } from "../../components/notify";
 import { PageHeader } from "../../components/PageHeader";
 import { QueryState } from "../../components/states";
@@ -63,7 +63,15 @@ function InvoiceEditorPage({ direction }: { direction: Direction }) {
     queryFn: () => getInvoice(direction, invoiceId as string),
   });
   // The editor needs the tax codes to show a stored line's codes, and the invoice when editing one.
-  const failed = refs.taxes.error ?? invoice.error;
+  const { t } = useTranslation();
+  const me = useMe();
+  const canCreate = useCan(`${direction === "sale" ? "sales" : "purchases"}:crear`);
+  // A new invoice without the permission: the server would refuse it, say so before any typing.
+  const refused =
+    !invoiceId && me.data && !canCreate
+      ? new ApiError(403, { detail: t("invoiceEditor.cannotCreate"), status: 403 })
+      : null;
+  const failed = refused ?? refs.taxes.error ?? invoice.error;
   const data =
     refs.taxes.data && (!invoiceId || invoice.data)
       ? { taxes: refs.taxes.data, invoice: invoice.data ?? null }
