@@ -224,6 +224,7 @@ test.describe("the journal with 10,000 entries", () => {
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
+    const started = Date.now();
     dataDir = mkdtempSync(join(tmpdir(), "cuadra-e2e-journal-"));
     server = spawn(join(ROOT, "node_modules", ".bin", "tsx"), ["web/e2e/journal-server.ts"], {
       cwd: ROOT,
@@ -248,6 +249,9 @@ test.describe("the journal with 10,000 entries", () => {
       });
       server?.once("exit", (code) => fail(new Error(`journal server exited (${code})`)));
     });
+    console.log(
+      `[e2e figure] journal server: 10,000 entries seeded and listening in ${Date.now() - started} ms`,
+    );
   });
   test.afterAll(async () => {
     if (server && server.exitCode === null) {
