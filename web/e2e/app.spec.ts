@@ -1,13 +1,21 @@
 import { expect, type Page, test } from "@playwright/test";
-import { ADMIN, api, apiLogin, base, expectAccessible, gzippedBytes, shot, signIn } from "./helpers";
+import {
+  ADMIN,
+  api,
+  apiLogin,
+  base,
+  expectAccessible,
+  gzippedBytes,
+  parseEuros,
+  shot,
+  signIn,
+} from "./helpers";
 
 const figures: Record<string, string> = {};
 test.afterAll(() => {
   // The figures the issue asks for, printed for the CI log and the report.
   for (const [k, v] of Object.entries(figures)) console.log(`[e2e figure] ${k}: ${v}`);
 });
-
-const parseEuros = (text: string) => Number(text.replace(/[^\d,-]/g, "").replace(",", "."));
 
 test("keyboard-only sign-in lands on the dashboard; first screen JS and sign-in time measured", async ({
   page,

@@ -9,6 +9,9 @@ export const ADMIN = { email: "admin@example.com", password: () => process.env.E
 const SHOTS = resolve(import.meta.dirname, "artifacts", "screenshots");
 const DIST = resolve(import.meta.dirname, "..", "dist");
 
+/** A euro amount as the page shows it ("1.234,56 €") read back as a number, for comparisons in tests. */
+export const parseEuros = (text: string) => Number(text.replace(/[^\d,-]/g, "").replace(",", "."));
+
 export async function signIn(page: Page, email: string, password: string) {
   await page.goto(`${base()}/login`);
   await page.getByLabel("Correo electrónico").fill(email);

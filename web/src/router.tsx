@@ -88,6 +88,11 @@ const apiTokens = page("/admin/api-tokens", admin, "ApiTokensPage");
 const sales = () => import("./pages/sales");
 const salesInvoices = page("/sales/invoices", sales, "SalesInvoicesPage");
 const purchaseInvoices = page("/purchases/invoices", sales, "PurchaseInvoicesPage");
+const salesOrders = page("/sales/orders", sales, "SalesOrdersPage");
+const newSalesInvoice = page("/sales/invoices/new", sales, "SalesInvoiceEditorPage");
+const salesInvoice = page("/sales/invoices/$invoiceId", sales, "SalesInvoiceEditorPage");
+const newPurchaseInvoice = page("/purchases/invoices/new", sales, "PurchaseInvoiceEditorPage");
+const purchaseInvoice = page("/purchases/invoices/$invoiceId", sales, "PurchaseInvoiceEditorPage");
 const cashFlow = page("/treasury/cash-flow", sales, "CashFlowPage");
 const bank = page("/treasury/bank", sales, "BankReconciliationPage");
 
@@ -119,6 +124,11 @@ const routeTree = rootRoute.addChildren([
     apiTokens,
     salesInvoices,
     purchaseInvoices,
+    salesOrders,
+    newSalesInvoice,
+    salesInvoice,
+    newPurchaseInvoice,
+    purchaseInvoice,
     cashFlow,
     bank,
     taxReturns,

@@ -1,4 +1,5 @@
 import Decimal from "decimal.js";
+import { normalizeDecimal } from "./invoice";
 
 type T = (key: string, options?: Record<string, unknown>) => string;
 
@@ -42,10 +43,8 @@ export function entryTotals(lines: EntryLineInput[]) {
 
 /** A typed amount: "1.234,56" (Spanish) or "1234.56"; empty is zero; anything else is NaN. */
 export function parseAmount(text: string): Decimal {
-  const s = text.trim();
-  if (!s) return new Decimal(0);
-  const normalized = s.includes(",") ? s.replace(/\./g, "").replace(",", ".") : s;
-  return /^-?\d+(\.\d{1,2})?$/.test(normalized) ? new Decimal(normalized) : new Decimal(Number.NaN);
+  const normalized = normalizeDecimal(text, 2, true);
+  return normalized === null ? new Decimal(Number.NaN) : new Decimal(normalized || 0);
 }
 
 /** The reasons an entry cannot be posted yet, as message keys; empty when it can. */

@@ -54,7 +54,10 @@ function useAreas(): NavArea[] {
     {
       label: t("shell.sales"),
       icon: <IconReceipt size={size} />,
-      items: [{ to: "/sales/invoices", label: t("shell.salesInvoices"), permission: "sales:leer" }],
+      items: [
+        { to: "/sales/invoices", label: t("shell.salesInvoices"), permission: "sales:leer" },
+        { to: "/sales/orders", label: t("salesOrders.title"), permission: "sales:leer" },
+      ],
     },
     {
       label: t("shell.purchases"),

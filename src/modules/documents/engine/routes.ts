@@ -13,11 +13,15 @@ import {
   documentListQuery,
   documentOut,
   documentPage,
+  documentPreviewBody,
   documentStateBody,
   fromDocumentBody,
   fromListQuery,
+  lineInputOf,
+  previewOut,
   toDocumentOut,
   toDocumentSummaryOut,
+  toPreviewOut,
 } from "./schemas.js";
 import {
   createDocument,
@@ -25,6 +29,7 @@ import {
   deleteDocument,
   getDocument,
   listDocuments,
+  previewDocument,
   setDocumentState,
   updateDocument,
 } from "./service.js";
@@ -115,6 +120,35 @@ export function registerDocumentRoutes(app: FastifyInstance, o: DocumentRoutesOp
     async (request, reply) => {
       const input = fromDocumentBody(o.direction, request.body as Record<string, unknown>) as DocumentInput;
       return reply.code(201).send(toOut(await createDocument(ctxOf(request), scope, input)));
+    },
+  );
+
+  r.post(
+    "/preview",
+    {
+      config: { permission: `${o.module}:leer` },
+      schema: {
+        tags,
+        operationId: `preview${operationNoun(o)}`,
+        summary: `Compute the totals of a ${o.noun} without saving it`,
+        description:
+          "The figures a create would store (product defaults, tax codes, rounding per tax group), for an " +
+          "editor's live totals. Nothing is written; bad lines are a 400 naming lines.N.field.",
+        body: documentPreviewBody(o.direction),
+        response: { 200: previewOut },
+      },
+    },
+    async (request) => {
+      const b = request.body as Record<string, unknown> & { lines: Parameters<typeof lineInputOf>[0][] };
+      return toPreviewOut(
+        await previewDocument(ctxOf(request), scope, {
+          companyId: b.company_id as string | undefined,
+          contactId: b[o.direction === "sale" ? "client_id" : "supplier_id"] as string,
+          discount1: b.discount1 as string | undefined,
+          discount2: b.discount2 as string | undefined,
+          lines: b.lines.map(lineInputOf),
+        }),
+      );
     },
   );
 

@@ -12,7 +12,7 @@ import { TAX_REGIMES } from "../../clients/index.js";
 import { type Direction, DOCUMENT_KINDS, DOCUMENT_STATES, type DocumentState } from "../tables.js";
 import type { PaymentStatus } from "../transitions.js";
 import type { DocumentHeader } from "./repository.js";
-import type { DocumentInput } from "./service.js";
+import type { DocumentInput, DocumentPreview } from "./service.js";
 import type { DocumentView } from "./view.js";
 
 /**
@@ -176,6 +176,23 @@ const totalsOut = z.object({
   importe_total: moneyOutput.describe("net + vat + re (VeriFactu's ImporteTotal)"),
 });
 
+type Totals = Pick<
+  DocumentHeader,
+  "grossNet" | "net" | "vat" | "re" | "irpf" | "supplied" | "total" | "importeTotal"
+>;
+
+/** A document's totals, stored (header) or computed (preview), on the wire. */
+const toTotalsOut = (d: Totals): z.infer<typeof totalsOut> => ({
+  gross_net: d.grossNet,
+  net: d.net,
+  vat: d.vat,
+  re: d.re,
+  irpf: d.irpf,
+  supplied: d.supplied,
+  total: d.total,
+  importe_total: d.importeTotal,
+});
+
 export const lineOut = z.object({
   id: z.uuid(),
   line_no: z.number().int(),
@@ -316,16 +333,7 @@ export function toDocumentSummaryOut(
     rectification_reason: d.rectificationReason,
     rejection_reason: d.rejectionReason,
     entry_id: d.entryId,
-    totals: {
-      gross_net: d.grossNet,
-      net: d.net,
-      vat: d.vat,
-      re: d.re,
-      irpf: d.irpf,
-      supplied: d.supplied,
-      total: d.total,
-      importe_total: d.importeTotal,
-    },
+    totals: toTotalsOut(d),
     paid_amount: d.paidAmount,
     payment_status: d.paymentStatus,
     finalized_at: d.finalizedAt ? iso(d.finalizedAt) : null,
@@ -431,3 +439,80 @@ export function fromListQuery(direction: Direction, q: Record<string, unknown>) 
 }
 
 export const documentPage = (direction: Direction) => apiBoundedPage(documentSummaryOut(direction));
+
+/** The fields a preview reads: the company, the contact (its regime), the discounts and the lines. */
+export function documentPreviewBody(direction: Direction) {
+  const { shape } = documentBody(direction);
+  const contact = contactField(direction);
+  return z.object({
+    company_id: shape.company_id,
+    // The computed key is not in the static type; the schema is the same one create uses.
+    [contact]: (shape as Record<string, z.ZodType>)[contact],
+    discount1: shape.discount1,
+    discount2: shape.discount2,
+    lines: shape.lines.describe("Lines, in order (ids are ignored)"),
+  });
+}
+
+export const previewOut = z.object({
+  totals: totalsOut,
+  taxes: z.array(taxOut.omit({ tax_code_id: true }).extend({ code: z.string().nullable() })),
+  lines: z
+    .array(
+      z.object({
+        reference: z.string(),
+        description: z.string(),
+        unit_price: z.string().describe("The given price, or the product's"),
+        tax_code: z.string().nullable(),
+        vat_rate: z.string(),
+        re_rate: z.string(),
+        irpf_code: z.string().nullable(),
+        irpf_rate: z.string(),
+        net: moneyOutput.describe("Line net after its discounts, before the global ones"),
+      }),
+    )
+    .describe("The lines as they would be stored (product defaults applied)"),
+});
+
+export function toPreviewOut({ figures, lines }: DocumentPreview): z.infer<typeof previewOut> {
+  const codeOf = (taxCodeId: string | null) =>
+    lines.find((l) => l.taxCodeId === taxCodeId)?.taxCode ??
+    lines.find((l) => l.irpfCodeId === taxCodeId)?.irpfCode ??
+    null;
+  return {
+    totals: toTotalsOut(figures),
+    taxes: [
+      ...figures.groups.map((g) => ({
+        kind: "vat" as const,
+        code: codeOf(g.taxCodeId),
+        rate: g.vatRate,
+        re_rate: g.reRate,
+        base: toMoney(g.base),
+        amount: toMoney(g.vat),
+        re_amount: toMoney(g.re),
+        self_assessed: g.selfAssessed,
+      })),
+      ...figures.irpfByCode.map((g) => ({
+        kind: "irpf" as const,
+        code: codeOf(g.irpfCodeId),
+        rate: g.rate,
+        re_rate: "0",
+        base: g.base,
+        amount: g.amount,
+        re_amount: "0.00",
+        self_assessed: false,
+      })),
+    ],
+    lines: lines.map((l, i) => ({
+      reference: l.reference,
+      description: l.description,
+      unit_price: l.unitPrice,
+      tax_code: l.taxCode,
+      vat_rate: l.vatRate,
+      re_rate: l.reRate,
+      irpf_code: l.irpfCode,
+      irpf_rate: l.irpfRate,
+      net: toMoney(figures.lineNets[i]),
+    })),
+  };
+}

@@ -672,3 +672,29 @@ export async function setDocumentState(
     return getDocument(tx, scope, id);
   });
 }
+
+/** What a document would total, computed exactly as create does; nothing is written. */
+export interface DocumentPreview {
+  figures: ReturnType<typeof documentFigures>;
+  lines: ResolvedLine[];
+}
+
+/**
+ * The figures a create (or a PATCH of a non-rectifying draft with these fields) would store, for
+ * an editor's live totals: same contact, series-free checks, line resolution and rounding.
+ */
+export async function previewDocument(
+  ctx: AuthedCtx,
+  scope: DocumentScope,
+  input: Pick<DocumentInput, "companyId" | "contactId" | "discount1" | "discount2" | "lines">,
+): Promise<DocumentPreview> {
+  const companyId = await resolveCompanyForWrite(ctx, input.companyId);
+  const contact = await loadContact(ctx, companyId, scope.direction, input.contactId);
+  const { lineCtx } = await lineContext(ctx, companyId, scope, contact.taxRegime, false);
+  const lines = await resolveLines(ctx, lineCtx, input.lines);
+  const figures = documentFigures(lines, {
+    discount1: input.discount1 ?? "0",
+    discount2: input.discount2 ?? "0",
+  });
+  return { figures, lines };
+}

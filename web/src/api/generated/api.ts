@@ -1100,6 +1100,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/purchases/delivery-notes/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compute the totals of a purchase delivery note without saving it
+         * @description The figures a create would store (product defaults, tax codes, rounding per tax group), for an editor's live totals. Nothing is written; bad lines are a 400 naming lines.N.field.
+         *
+         *     Requires permission `purchases:leer`.
+         */
+        post: operations["previewPurchaseDeliveryNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/purchases/estimates": {
         parameters: {
             query?: never;
@@ -1216,6 +1238,28 @@ export interface paths {
         get: operations["getPurchaseEstimatePdf"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/purchases/estimates/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compute the totals of a purchase estimate without saving it
+         * @description The figures a create would store (product defaults, tax codes, rounding per tax group), for an editor's live totals. Nothing is written; bad lines are a 400 naming lines.N.field.
+         *
+         *     Requires permission `purchases:leer`.
+         */
+        post: operations["previewPurchaseEstimate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1456,6 +1500,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/purchases/invoices/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compute the totals of a supplier invoice without saving it
+         * @description The figures a create would store (product defaults, tax codes, rounding per tax group), for an editor's live totals. Nothing is written; bad lines are a 400 naming lines.N.field.
+         *
+         *     Requires permission `purchases:leer`.
+         */
+        post: operations["previewPurchaseInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/purchases/orders": {
         parameters: {
             query?: never;
@@ -1600,6 +1666,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/purchases/orders/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compute the totals of a purchase order without saving it
+         * @description The figures a create would store (product defaults, tax codes, rounding per tax group), for an editor's live totals. Nothing is written; bad lines are a 400 naming lines.N.field.
+         *
+         *     Requires permission `purchases:leer`.
+         */
+        post: operations["previewPurchaseOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sales/delivery-notes": {
         parameters: {
             query?: never;
@@ -1722,6 +1810,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sales/delivery-notes/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compute the totals of a delivery note without saving it
+         * @description The figures a create would store (product defaults, tax codes, rounding per tax group), for an editor's live totals. Nothing is written; bad lines are a 400 naming lines.N.field.
+         *
+         *     Requires permission `sales:leer`.
+         */
+        post: operations["previewSalesDeliveryNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sales/estimates": {
         parameters: {
             query?: never;
@@ -1838,6 +1948,28 @@ export interface paths {
         get: operations["getSalesEstimatePdf"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sales/estimates/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compute the totals of a estimate without saving it
+         * @description The figures a create would store (product defaults, tax codes, rounding per tax group), for an editor's live totals. Nothing is written; bad lines are a 400 naming lines.N.field.
+         *
+         *     Requires permission `sales:leer`.
+         */
+        post: operations["previewSalesEstimate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1988,6 +2120,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sales/invoices/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compute the totals of a sales invoice without saving it
+         * @description The figures a create would store (product defaults, tax codes, rounding per tax group), for an editor's live totals. Nothing is written; bad lines are a 400 naming lines.N.field.
+         *
+         *     Requires permission `sales:leer`.
+         */
+        post: operations["previewSalesInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sales/orders": {
         parameters: {
             query?: never;
@@ -2126,6 +2280,28 @@ export interface paths {
         get: operations["getSalesOrderPdf"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sales/orders/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compute the totals of a order without saving it
+         * @description The figures a create would store (product defaults, tax codes, rounding per tax group), for an editor's live totals. Nothing is written; bad lines are a 400 naming lines.N.field.
+         *
+         *     Requires permission `sales:leer`.
+         */
+        post: operations["previewSalesOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -12304,6 +12480,190 @@ export interface operations {
             };
         };
     };
+    previewPurchaseDeliveryNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first answer to this key (status and body) is stored for 24 h and replayed, with `Idempotent-Replayed: true`, to the same user sending the same key and request; the same key with a different request is a 422, a retry while the first is running a 409. Any unique string, e.g. a UUID. See docs/errors.md. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The caller's company, or the tenant's only one, when absent
+                     */
+                    company_id?: string;
+                    /** @description Global discount 1, % */
+                    discount1?: string;
+                    /** @description Global discount 2, % */
+                    discount2?: string;
+                    /** @description Lines, in order (ids are ignored) */
+                    lines: {
+                        /** @description Ledger account of the line's net (e.g. 705, 621); the product's, family's or company default otherwise */
+                        account_code?: string | null;
+                        /** @description Required when the line has no product */
+                        description?: string;
+                        /** @description Percentage as a decimal string, e.g. "21" or "13.5" */
+                        discount1?: string;
+                        /** @description Percentage as a decimal string, e.g. "21" or "13.5" */
+                        discount2?: string;
+                        /**
+                         * Format: uuid
+                         * @description Updates: an existing line of the document, kept by id
+                         */
+                        id?: string;
+                        /** @description IRPF withholding code (IRPF15...), none when absent */
+                        irpf_code?: string | null;
+                        /** @description Its reference, description, price and VAT rate are the defaults */
+                        product_id?: string | null;
+                        /** @description Quantity, up to 4 decimals; negative only in rectifying invoices */
+                        quantity: string;
+                        reference?: string;
+                        /** @description Suplido: an expense paid on the customer's behalf, passed on untaxed */
+                        supplied?: boolean;
+                        /** @description VAT code (IVA21, IVA10, EXENTO, IC21...: GET /api/taxes); from the product or contact when absent */
+                        tax_code?: string | null;
+                        /** @description Unit price without VAT, up to 6 decimals; the product's when absent */
+                        unit_price?: string;
+                    }[];
+                    /**
+                     * Format: uuid
+                     * @description The supplier (a contact)
+                     */
+                    supplier_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result of the operation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The lines as they would be stored (product defaults applied) */
+                        lines: {
+                            description: string;
+                            irpf_code: string | null;
+                            irpf_rate: string;
+                            /** @description Line net after its discounts, before the global ones */
+                            net: string;
+                            re_rate: string;
+                            reference: string;
+                            tax_code: string | null;
+                            /** @description The given price, or the product's */
+                            unit_price: string;
+                            vat_rate: string;
+                        }[];
+                        taxes: {
+                            /** @description VAT of the group, or IRPF withheld */
+                            amount: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            base: string;
+                            code: string | null;
+                            /** @enum {string} */
+                            kind: "vat" | "irpf";
+                            rate: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            re_amount: string;
+                            re_rate: string;
+                            /** @description Intra-EU or reverse charge: declared on both sides, not invoiced */
+                            self_assessed: boolean;
+                        }[];
+                        totals: {
+                            /** @description Line nets before the global discounts */
+                            gross_net: string;
+                            /** @description net + vat + re (VeriFactu's ImporteTotal) */
+                            importe_total: string;
+                            /** @description IRPF withheld */
+                            irpf: string;
+                            /** @description Taxable bases after discounts */
+                            net: string;
+                            /** @description Recargo de equivalencia */
+                            re: string;
+                            /** @description Suplidos */
+                            supplied: string;
+                            /** @description net + vat + re - irpf + supplied: what the contact pays */
+                            total: string;
+                            /** @description VAT charged (self-assessed VAT is declared, not invoiced) */
+                            vat: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request is invalid: a malformed body, query or path, or a business rule refused it (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller does not hold the permission the operation requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record's state or another record conflicts with the request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error; the log holds the details under the request id (X-Request-Id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or file storage is unavailable: retry after the seconds in `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listPurchaseEstimates: {
         parameters: {
             query?: {
@@ -13936,6 +14296,190 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller (another company's or tenant's record) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error; the log holds the details under the request id (X-Request-Id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or file storage is unavailable: retry after the seconds in `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    previewPurchaseEstimate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first answer to this key (status and body) is stored for 24 h and replayed, with `Idempotent-Replayed: true`, to the same user sending the same key and request; the same key with a different request is a 422, a retry while the first is running a 409. Any unique string, e.g. a UUID. See docs/errors.md. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The caller's company, or the tenant's only one, when absent
+                     */
+                    company_id?: string;
+                    /** @description Global discount 1, % */
+                    discount1?: string;
+                    /** @description Global discount 2, % */
+                    discount2?: string;
+                    /** @description Lines, in order (ids are ignored) */
+                    lines: {
+                        /** @description Ledger account of the line's net (e.g. 705, 621); the product's, family's or company default otherwise */
+                        account_code?: string | null;
+                        /** @description Required when the line has no product */
+                        description?: string;
+                        /** @description Percentage as a decimal string, e.g. "21" or "13.5" */
+                        discount1?: string;
+                        /** @description Percentage as a decimal string, e.g. "21" or "13.5" */
+                        discount2?: string;
+                        /**
+                         * Format: uuid
+                         * @description Updates: an existing line of the document, kept by id
+                         */
+                        id?: string;
+                        /** @description IRPF withholding code (IRPF15...), none when absent */
+                        irpf_code?: string | null;
+                        /** @description Its reference, description, price and VAT rate are the defaults */
+                        product_id?: string | null;
+                        /** @description Quantity, up to 4 decimals; negative only in rectifying invoices */
+                        quantity: string;
+                        reference?: string;
+                        /** @description Suplido: an expense paid on the customer's behalf, passed on untaxed */
+                        supplied?: boolean;
+                        /** @description VAT code (IVA21, IVA10, EXENTO, IC21...: GET /api/taxes); from the product or contact when absent */
+                        tax_code?: string | null;
+                        /** @description Unit price without VAT, up to 6 decimals; the product's when absent */
+                        unit_price?: string;
+                    }[];
+                    /**
+                     * Format: uuid
+                     * @description The supplier (a contact)
+                     */
+                    supplier_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result of the operation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The lines as they would be stored (product defaults applied) */
+                        lines: {
+                            description: string;
+                            irpf_code: string | null;
+                            irpf_rate: string;
+                            /** @description Line net after its discounts, before the global ones */
+                            net: string;
+                            re_rate: string;
+                            reference: string;
+                            tax_code: string | null;
+                            /** @description The given price, or the product's */
+                            unit_price: string;
+                            vat_rate: string;
+                        }[];
+                        taxes: {
+                            /** @description VAT of the group, or IRPF withheld */
+                            amount: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            base: string;
+                            code: string | null;
+                            /** @enum {string} */
+                            kind: "vat" | "irpf";
+                            rate: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            re_amount: string;
+                            re_rate: string;
+                            /** @description Intra-EU or reverse charge: declared on both sides, not invoiced */
+                            self_assessed: boolean;
+                        }[];
+                        totals: {
+                            /** @description Line nets before the global discounts */
+                            gross_net: string;
+                            /** @description net + vat + re (VeriFactu's ImporteTotal) */
+                            importe_total: string;
+                            /** @description IRPF withheld */
+                            irpf: string;
+                            /** @description Taxable bases after discounts */
+                            net: string;
+                            /** @description Recargo de equivalencia */
+                            re: string;
+                            /** @description Suplidos */
+                            supplied: string;
+                            /** @description net + vat + re - irpf + supplied: what the contact pays */
+                            total: string;
+                            /** @description VAT charged (self-assessed VAT is declared, not invoiced) */
+                            vat: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request is invalid: a malformed body, query or path, or a business rule refused it (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller does not hold the permission the operation requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record's state or another record conflicts with the request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16776,6 +17320,190 @@ export interface operations {
             };
         };
     };
+    previewPurchaseInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first answer to this key (status and body) is stored for 24 h and replayed, with `Idempotent-Replayed: true`, to the same user sending the same key and request; the same key with a different request is a 422, a retry while the first is running a 409. Any unique string, e.g. a UUID. See docs/errors.md. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The caller's company, or the tenant's only one, when absent
+                     */
+                    company_id?: string;
+                    /** @description Global discount 1, % */
+                    discount1?: string;
+                    /** @description Global discount 2, % */
+                    discount2?: string;
+                    /** @description Lines, in order (ids are ignored) */
+                    lines: {
+                        /** @description Ledger account of the line's net (e.g. 705, 621); the product's, family's or company default otherwise */
+                        account_code?: string | null;
+                        /** @description Required when the line has no product */
+                        description?: string;
+                        /** @description Percentage as a decimal string, e.g. "21" or "13.5" */
+                        discount1?: string;
+                        /** @description Percentage as a decimal string, e.g. "21" or "13.5" */
+                        discount2?: string;
+                        /**
+                         * Format: uuid
+                         * @description Updates: an existing line of the document, kept by id
+                         */
+                        id?: string;
+                        /** @description IRPF withholding code (IRPF15...), none when absent */
+                        irpf_code?: string | null;
+                        /** @description Its reference, description, price and VAT rate are the defaults */
+                        product_id?: string | null;
+                        /** @description Quantity, up to 4 decimals; negative only in rectifying invoices */
+                        quantity: string;
+                        reference?: string;
+                        /** @description Suplido: an expense paid on the customer's behalf, passed on untaxed */
+                        supplied?: boolean;
+                        /** @description VAT code (IVA21, IVA10, EXENTO, IC21...: GET /api/taxes); from the product or contact when absent */
+                        tax_code?: string | null;
+                        /** @description Unit price without VAT, up to 6 decimals; the product's when absent */
+                        unit_price?: string;
+                    }[];
+                    /**
+                     * Format: uuid
+                     * @description The supplier (a contact)
+                     */
+                    supplier_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result of the operation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The lines as they would be stored (product defaults applied) */
+                        lines: {
+                            description: string;
+                            irpf_code: string | null;
+                            irpf_rate: string;
+                            /** @description Line net after its discounts, before the global ones */
+                            net: string;
+                            re_rate: string;
+                            reference: string;
+                            tax_code: string | null;
+                            /** @description The given price, or the product's */
+                            unit_price: string;
+                            vat_rate: string;
+                        }[];
+                        taxes: {
+                            /** @description VAT of the group, or IRPF withheld */
+                            amount: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            base: string;
+                            code: string | null;
+                            /** @enum {string} */
+                            kind: "vat" | "irpf";
+                            rate: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            re_amount: string;
+                            re_rate: string;
+                            /** @description Intra-EU or reverse charge: declared on both sides, not invoiced */
+                            self_assessed: boolean;
+                        }[];
+                        totals: {
+                            /** @description Line nets before the global discounts */
+                            gross_net: string;
+                            /** @description net + vat + re (VeriFactu's ImporteTotal) */
+                            importe_total: string;
+                            /** @description IRPF withheld */
+                            irpf: string;
+                            /** @description Taxable bases after discounts */
+                            net: string;
+                            /** @description Recargo de equivalencia */
+                            re: string;
+                            /** @description Suplidos */
+                            supplied: string;
+                            /** @description net + vat + re - irpf + supplied: what the contact pays */
+                            total: string;
+                            /** @description VAT charged (self-assessed VAT is declared, not invoiced) */
+                            vat: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request is invalid: a malformed body, query or path, or a business rule refused it (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller does not hold the permission the operation requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record's state or another record conflicts with the request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error; the log holds the details under the request id (X-Request-Id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or file storage is unavailable: retry after the seconds in `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listPurchaseOrders: {
         parameters: {
             query?: {
@@ -18700,6 +19428,190 @@ export interface operations {
             };
         };
     };
+    previewPurchaseOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first answer to this key (status and body) is stored for 24 h and replayed, with `Idempotent-Replayed: true`, to the same user sending the same key and request; the same key with a different request is a 422, a retry while the first is running a 409. Any unique string, e.g. a UUID. See docs/errors.md. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The caller's company, or the tenant's only one, when absent
+                     */
+                    company_id?: string;
+                    /** @description Global discount 1, % */
+                    discount1?: string;
+                    /** @description Global discount 2, % */
+                    discount2?: string;
+                    /** @description Lines, in order (ids are ignored) */
+                    lines: {
+                        /** @description Ledger account of the line's net (e.g. 705, 621); the product's, family's or company default otherwise */
+                        account_code?: string | null;
+                        /** @description Required when the line has no product */
+                        description?: string;
+                        /** @description Percentage as a decimal string, e.g. "21" or "13.5" */
+                        discount1?: string;
+                        /** @description Percentage as a decimal string, e.g. "21" or "13.5" */
+                        discount2?: string;
+                        /**
+                         * Format: uuid
+                         * @description Updates: an existing line of the document, kept by id
+                         */
+                        id?: string;
+                        /** @description IRPF withholding code (IRPF15...), none when absent */
+                        irpf_code?: string | null;
+                        /** @description Its reference, description, price and VAT rate are the defaults */
+                        product_id?: string | null;
+                        /** @description Quantity, up to 4 decimals; negative only in rectifying invoices */
+                        quantity: string;
+                        reference?: string;
+                        /** @description Suplido: an expense paid on the customer's behalf, passed on untaxed */
+                        supplied?: boolean;
+                        /** @description VAT code (IVA21, IVA10, EXENTO, IC21...: GET /api/taxes); from the product or contact when absent */
+                        tax_code?: string | null;
+                        /** @description Unit price without VAT, up to 6 decimals; the product's when absent */
+                        unit_price?: string;
+                    }[];
+                    /**
+                     * Format: uuid
+                     * @description The supplier (a contact)
+                     */
+                    supplier_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result of the operation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The lines as they would be stored (product defaults applied) */
+                        lines: {
+                            description: string;
+                            irpf_code: string | null;
+                            irpf_rate: string;
+                            /** @description Line net after its discounts, before the global ones */
+                            net: string;
+                            re_rate: string;
+                            reference: string;
+                            tax_code: string | null;
+                            /** @description The given price, or the product's */
+                            unit_price: string;
+                            vat_rate: string;
+                        }[];
+                        taxes: {
+                            /** @description VAT of the group, or IRPF withheld */
+                            amount: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            base: string;
+                            code: string | null;
+                            /** @enum {string} */
+                            kind: "vat" | "irpf";
+                            rate: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            re_amount: string;
+                            re_rate: string;
+                            /** @description Intra-EU or reverse charge: declared on both sides, not invoiced */
+                            self_assessed: boolean;
+                        }[];
+                        totals: {
+                            /** @description Line nets before the global discounts */
+                            gross_net: string;
+                            /** @description net + vat + re (VeriFactu's ImporteTotal) */
+                            importe_total: string;
+                            /** @description IRPF withheld */
+                            irpf: string;
+                            /** @description Taxable bases after discounts */
+                            net: string;
+                            /** @description Recargo de equivalencia */
+                            re: string;
+                            /** @description Suplidos */
+                            supplied: string;
+                            /** @description net + vat + re - irpf + supplied: what the contact pays */
+                            total: string;
+                            /** @description VAT charged (self-assessed VAT is declared, not invoiced) */
+                            vat: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request is invalid: a malformed body, query or path, or a business rule refused it (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller does not hold the permission the operation requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record's state or another record conflicts with the request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error; the log holds the details under the request id (X-Request-Id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or file storage is unavailable: retry after the seconds in `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listSalesDeliveryNotes: {
         parameters: {
             query?: {
@@ -20313,6 +21225,190 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller (another company's or tenant's record) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record's state or another record conflicts with the request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error; the log holds the details under the request id (X-Request-Id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or file storage is unavailable: retry after the seconds in `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    previewSalesDeliveryNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first answer to this key (status and body) is stored for 24 h and replayed, with `Idempotent-Replayed: true`, to the same user sending the same key and request; the same key with a different request is a 422, a retry while the first is running a 409. Any unique string, e.g. a UUID. See docs/errors.md. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The customer (a contact)
+                     */
+                    client_id: string;
+                    /**
+                     * Format: uuid
+                     * @description The caller's company, or the tenant's only one, when absent
+                     */
+                    company_id?: string;
+                    /** @description Global discount 1, % */
+                    discount1?: string;
+                    /** @description Global discount 2, % */
+                    discount2?: string;
+                    /** @description Lines, in order (ids are ignored) */
+                    lines: {
+                        /** @description Ledger account of the line's net (e.g. 705, 621); the product's, family's or company default otherwise */
+                        account_code?: string | null;
+                        /** @description Required when the line has no product */
+                        description?: string;
+                        /** @description Percentage as a decimal string, e.g. "21" or "13.5" */
+                        discount1?: string;
+                        /** @description Percentage as a decimal string, e.g. "21" or "13.5" */
+                        discount2?: string;
+                        /**
+                         * Format: uuid
+                         * @description Updates: an existing line of the document, kept by id
+                         */
+                        id?: string;
+                        /** @description IRPF withholding code (IRPF15...), none when absent */
+                        irpf_code?: string | null;
+                        /** @description Its reference, description, price and VAT rate are the defaults */
+                        product_id?: string | null;
+                        /** @description Quantity, up to 4 decimals; negative only in rectifying invoices */
+                        quantity: string;
+                        reference?: string;
+                        /** @description Suplido: an expense paid on the customer's behalf, passed on untaxed */
+                        supplied?: boolean;
+                        /** @description VAT code (IVA21, IVA10, EXENTO, IC21...: GET /api/taxes); from the product or contact when absent */
+                        tax_code?: string | null;
+                        /** @description Unit price without VAT, up to 6 decimals; the product's when absent */
+                        unit_price?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The result of the operation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The lines as they would be stored (product defaults applied) */
+                        lines: {
+                            description: string;
+                            irpf_code: string | null;
+                            irpf_rate: string;
+                            /** @description Line net after its discounts, before the global ones */
+                            net: string;
+                            re_rate: string;
+                            reference: string;
+                            tax_code: string | null;
+                            /** @description The given price, or the product's */
+                            unit_price: string;
+                            vat_rate: string;
+                        }[];
+                        taxes: {
+                            /** @description VAT of the group, or IRPF withheld */
+                            amount: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            base: string;
+                            code: string | null;
+                            /** @enum {string} */
+                            kind: "vat" | "irpf";
+                            rate: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            re_amount: string;
+                            re_rate: string;
+                            /** @description Intra-EU or reverse charge: declared on both sides, not invoiced */
+                            self_assessed: boolean;
+                        }[];
+                        totals: {
+                            /** @description Line nets before the global discounts */
+                            gross_net: string;
+                            /** @description net + vat + re (VeriFactu's ImporteTotal) */
+                            importe_total: string;
+                            /** @description IRPF withheld */
+                            irpf: string;
+                            /** @description Taxable bases after discounts */
+                            net: string;
+                            /** @description Recargo de equivalencia */
+                            re: string;
+                            /** @description Suplidos */
+                            supplied: string;
+                            /** @description net + vat + re - irpf + supplied: what the contact pays */
+                            total: string;
+                            /** @description VAT charged (self-assessed VAT is declared, not invoiced) */
+                            vat: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request is invalid: a malformed body, query or path, or a business rule refused it (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller does not hold the permission the operation requires */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21996,6 +23092,190 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller (another company's or tenant's record) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error; the log holds the details under the request id (X-Request-Id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or file storage is unavailable: retry after the seconds in `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    previewSalesEstimate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first answer to this key (status and body) is stored for 24 h and replayed, with `Idempotent-Replayed: true`, to the same user sending the same key and request; the same key with a different request is a 422, a retry while the first is running a 409. Any unique string, e.g. a UUID. See docs/errors.md. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The customer (a contact)
+                     */
+                    client_id: string;
+                    /**
+                     * Format: uuid
+                     * @description The caller's company, or the tenant's only one, when absent
+                     */
+                    company_id?: string;
+                    /** @description Global discount 1, % */
+                    discount1?: string;
+                    /** @description Global discount 2, % */
+                    discount2?: string;
+                    /** @description Lines, in order (ids are ignored) */
+                    lines: {
+                        /** @description Ledger account of the line's net (e.g. 705, 621); the product's, family's or company default otherwise */
+                        account_code?: string | null;
+                        /** @description Required when the line has no product */
+                        description?: string;
+                        /** @description Percentage as a decimal string, e.g. "21" or "13.5" */
+                        discount1?: string;
+                        /** @description Percentage as a decimal string, e.g. "21" or "13.5" */
+                        discount2?: string;
+                        /**
+                         * Format: uuid
+                         * @description Updates: an existing line of the document, kept by id
+                         */
+                        id?: string;
+                        /** @description IRPF withholding code (IRPF15...), none when absent */
+                        irpf_code?: string | null;
+                        /** @description Its reference, description, price and VAT rate are the defaults */
+                        product_id?: string | null;
+                        /** @description Quantity, up to 4 decimals; negative only in rectifying invoices */
+                        quantity: string;
+                        reference?: string;
+                        /** @description Suplido: an expense paid on the customer's behalf, passed on untaxed */
+                        supplied?: boolean;
+                        /** @description VAT code (IVA21, IVA10, EXENTO, IC21...: GET /api/taxes); from the product or contact when absent */
+                        tax_code?: string | null;
+                        /** @description Unit price without VAT, up to 6 decimals; the product's when absent */
+                        unit_price?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The result of the operation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The lines as they would be stored (product defaults applied) */
+                        lines: {
+                            description: string;
+                            irpf_code: string | null;
+                            irpf_rate: string;
+                            /** @description Line net after its discounts, before the global ones */
+                            net: string;
+                            re_rate: string;
+                            reference: string;
+                            tax_code: string | null;
+                            /** @description The given price, or the product's */
+                            unit_price: string;
+                            vat_rate: string;
+                        }[];
+                        taxes: {
+                            /** @description VAT of the group, or IRPF withheld */
+                            amount: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            base: string;
+                            code: string | null;
+                            /** @enum {string} */
+                            kind: "vat" | "irpf";
+                            rate: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            re_amount: string;
+                            re_rate: string;
+                            /** @description Intra-EU or reverse charge: declared on both sides, not invoiced */
+                            self_assessed: boolean;
+                        }[];
+                        totals: {
+                            /** @description Line nets before the global discounts */
+                            gross_net: string;
+                            /** @description net + vat + re (VeriFactu's ImporteTotal) */
+                            importe_total: string;
+                            /** @description IRPF withheld */
+                            irpf: string;
+                            /** @description Taxable bases after discounts */
+                            net: string;
+                            /** @description Recargo de equivalencia */
+                            re: string;
+                            /** @description Suplidos */
+                            supplied: string;
+                            /** @description net + vat + re - irpf + supplied: what the contact pays */
+                            total: string;
+                            /** @description VAT charged (self-assessed VAT is declared, not invoiced) */
+                            vat: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request is invalid: a malformed body, query or path, or a business rule refused it (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller does not hold the permission the operation requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record's state or another record conflicts with the request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23963,6 +25243,190 @@ export interface operations {
             };
         };
     };
+    previewSalesInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first answer to this key (status and body) is stored for 24 h and replayed, with `Idempotent-Replayed: true`, to the same user sending the same key and request; the same key with a different request is a 422, a retry while the first is running a 409. Any unique string, e.g. a UUID. See docs/errors.md. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The customer (a contact)
+                     */
+                    client_id: string;
+                    /**
+                     * Format: uuid
+                     * @description The caller's company, or the tenant's only one, when absent
+                     */
+                    company_id?: string;
+                    /** @description Global discount 1, % */
+                    discount1?: string;
+                    /** @description Global discount 2, % */
+                    discount2?: string;
+                    /** @description Lines, in order (ids are ignored) */
+                    lines: {
+                        /** @description Ledger account of the line's net (e.g. 705, 621); the product's, family's or company default otherwise */
+                        account_code?: string | null;
+                        /** @description Required when the line has no product */
+                        description?: string;
+                        /** @description Percentage as a decimal string, e.g. "21" or "13.5" */
+                        discount1?: string;
+                        /** @description Percentage as a decimal string, e.g. "21" or "13.5" */
+                        discount2?: string;
+                        /**
+                         * Format: uuid
+                         * @description Updates: an existing line of the document, kept by id
+                         */
+                        id?: string;
+                        /** @description IRPF withholding code (IRPF15...), none when absent */
+                        irpf_code?: string | null;
+                        /** @description Its reference, description, price and VAT rate are the defaults */
+                        product_id?: string | null;
+                        /** @description Quantity, up to 4 decimals; negative only in rectifying invoices */
+                        quantity: string;
+                        reference?: string;
+                        /** @description Suplido: an expense paid on the customer's behalf, passed on untaxed */
+                        supplied?: boolean;
+                        /** @description VAT code (IVA21, IVA10, EXENTO, IC21...: GET /api/taxes); from the product or contact when absent */
+                        tax_code?: string | null;
+                        /** @description Unit price without VAT, up to 6 decimals; the product's when absent */
+                        unit_price?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The result of the operation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The lines as they would be stored (product defaults applied) */
+                        lines: {
+                            description: string;
+                            irpf_code: string | null;
+                            irpf_rate: string;
+                            /** @description Line net after its discounts, before the global ones */
+                            net: string;
+                            re_rate: string;
+                            reference: string;
+                            tax_code: string | null;
+                            /** @description The given price, or the product's */
+                            unit_price: string;
+                            vat_rate: string;
+                        }[];
+                        taxes: {
+                            /** @description VAT of the group, or IRPF withheld */
+                            amount: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            base: string;
+                            code: string | null;
+                            /** @enum {string} */
+                            kind: "vat" | "irpf";
+                            rate: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            re_amount: string;
+                            re_rate: string;
+                            /** @description Intra-EU or reverse charge: declared on both sides, not invoiced */
+                            self_assessed: boolean;
+                        }[];
+                        totals: {
+                            /** @description Line nets before the global discounts */
+                            gross_net: string;
+                            /** @description net + vat + re (VeriFactu's ImporteTotal) */
+                            importe_total: string;
+                            /** @description IRPF withheld */
+                            irpf: string;
+                            /** @description Taxable bases after discounts */
+                            net: string;
+                            /** @description Recargo de equivalencia */
+                            re: string;
+                            /** @description Suplidos */
+                            supplied: string;
+                            /** @description net + vat + re - irpf + supplied: what the contact pays */
+                            total: string;
+                            /** @description VAT charged (self-assessed VAT is declared, not invoiced) */
+                            vat: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request is invalid: a malformed body, query or path, or a business rule refused it (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller does not hold the permission the operation requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record's state or another record conflicts with the request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error; the log holds the details under the request id (X-Request-Id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or file storage is unavailable: retry after the seconds in `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listSalesOrders: {
         parameters: {
             query?: {
@@ -25861,6 +27325,190 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller (another company's or tenant's record) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error; the log holds the details under the request id (X-Request-Id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or file storage is unavailable: retry after the seconds in `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    previewSalesOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first answer to this key (status and body) is stored for 24 h and replayed, with `Idempotent-Replayed: true`, to the same user sending the same key and request; the same key with a different request is a 422, a retry while the first is running a 409. Any unique string, e.g. a UUID. See docs/errors.md. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The customer (a contact)
+                     */
+                    client_id: string;
+                    /**
+                     * Format: uuid
+                     * @description The caller's company, or the tenant's only one, when absent
+                     */
+                    company_id?: string;
+                    /** @description Global discount 1, % */
+                    discount1?: string;
+                    /** @description Global discount 2, % */
+                    discount2?: string;
+                    /** @description Lines, in order (ids are ignored) */
+                    lines: {
+                        /** @description Ledger account of the line's net (e.g. 705, 621); the product's, family's or company default otherwise */
+                        account_code?: string | null;
+                        /** @description Required when the line has no product */
+                        description?: string;
+                        /** @description Percentage as a decimal string, e.g. "21" or "13.5" */
+                        discount1?: string;
+                        /** @description Percentage as a decimal string, e.g. "21" or "13.5" */
+                        discount2?: string;
+                        /**
+                         * Format: uuid
+                         * @description Updates: an existing line of the document, kept by id
+                         */
+                        id?: string;
+                        /** @description IRPF withholding code (IRPF15...), none when absent */
+                        irpf_code?: string | null;
+                        /** @description Its reference, description, price and VAT rate are the defaults */
+                        product_id?: string | null;
+                        /** @description Quantity, up to 4 decimals; negative only in rectifying invoices */
+                        quantity: string;
+                        reference?: string;
+                        /** @description Suplido: an expense paid on the customer's behalf, passed on untaxed */
+                        supplied?: boolean;
+                        /** @description VAT code (IVA21, IVA10, EXENTO, IC21...: GET /api/taxes); from the product or contact when absent */
+                        tax_code?: string | null;
+                        /** @description Unit price without VAT, up to 6 decimals; the product's when absent */
+                        unit_price?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The result of the operation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The lines as they would be stored (product defaults applied) */
+                        lines: {
+                            description: string;
+                            irpf_code: string | null;
+                            irpf_rate: string;
+                            /** @description Line net after its discounts, before the global ones */
+                            net: string;
+                            re_rate: string;
+                            reference: string;
+                            tax_code: string | null;
+                            /** @description The given price, or the product's */
+                            unit_price: string;
+                            vat_rate: string;
+                        }[];
+                        taxes: {
+                            /** @description VAT of the group, or IRPF withheld */
+                            amount: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            base: string;
+                            code: string | null;
+                            /** @enum {string} */
+                            kind: "vat" | "irpf";
+                            rate: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            re_amount: string;
+                            re_rate: string;
+                            /** @description Intra-EU or reverse charge: declared on both sides, not invoiced */
+                            self_assessed: boolean;
+                        }[];
+                        totals: {
+                            /** @description Line nets before the global discounts */
+                            gross_net: string;
+                            /** @description net + vat + re (VeriFactu's ImporteTotal) */
+                            importe_total: string;
+                            /** @description IRPF withheld */
+                            irpf: string;
+                            /** @description Taxable bases after discounts */
+                            net: string;
+                            /** @description Recargo de equivalencia */
+                            re: string;
+                            /** @description Suplidos */
+                            supplied: string;
+                            /** @description net + vat + re - irpf + supplied: what the contact pays */
+                            total: string;
+                            /** @description VAT charged (self-assessed VAT is declared, not invoiced) */
+                            vat: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request is invalid: a malformed body, query or path, or a business rule refused it (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller does not hold the permission the operation requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record's state or another record conflicts with the request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

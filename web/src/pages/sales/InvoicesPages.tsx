@@ -1,25 +1,30 @@
-import { Badge, Button, Group, Modal, Stack, Textarea } from "@mantine/core";
-import { IconFileTypePdf } from "@tabler/icons-react";
+import { Button, Group, Modal, Stack, Textarea } from "@mantine/core";
+import { IconFileTypePdf, IconPlus } from "@tabler/icons-react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { Link } from "@tanstack/react-router";
+import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api, download, unwrap } from "../../api/client";
 import { useCan, useCompany } from "../../auth/session";
 import { DataTable } from "../../components/DataTable";
 import { notifyError, notifySuccess } from "../../components/notify";
 import { PageHeader } from "../../components/PageHeader";
-import { formatDate, formatMoney } from "../../i18n";
+import { invoiceCode } from "./invoiceApi";
+import { invoiceColumns } from "./invoiceColumns";
 
-const STATE_COLOR: Record<string, string> = {
-  borrador: "gray",
-  emitida: "blue",
-  pendiente: "yellow",
-  aprobada: "teal",
-  rechazada: "red",
-};
-
-const invoiceCode = (r: { code: string | null; series: string; number: number | null }) =>
-  r.code ?? (r.number ? `${r.series}-${r.number}` : "—");
+function NewInvoiceButton({
+  to,
+  label,
+}: {
+  to: "/sales/invoices/new" | "/purchases/invoices/new";
+  label: ReactNode;
+}) {
+  return (
+    <Button component={Link} to={to} leftSection={<IconPlus size={14} />}>
+      {label}
+    </Button>
+  );
+}
 
 export function SalesInvoicesPage() {
   const { t } = useTranslation();
@@ -50,66 +55,33 @@ export function SalesInvoicesPage() {
       <PageHeader
         title={t("invoices.title")}
         subtitle={list.data && t("common.results", { count: list.data.total })}
+        actions={canIssue && <NewInvoiceButton to="/sales/invoices/new" label={t("invoiceEditor.newSale")} />}
       />
       <DataTable
         query={list}
         minWidth={900}
-        columns={[
-          { key: "code", header: t("invoices.number"), render: invoiceCode, mono: true },
-          { key: "date", header: t("common.date"), render: (r) => formatDate(r.date) },
-          { key: "client", header: t("invoices.client"), render: (r) => r.contact.name },
-          {
-            key: "estado",
-            header: t("common.status"),
-            render: (r) => <Badge color={STATE_COLOR[r.estado] ?? "gray"}>{r.estado}</Badge>,
-          },
-          {
-            key: "paid",
-            header: "",
-            render: (r) => r.payment_status && <Badge variant="outline">{r.payment_status}</Badge>,
-          },
-          {
-            key: "base",
-            header: t("invoices.base"),
-            render: (r) => formatMoney(r.totals.net),
-            align: "right",
-            mono: true,
-          },
-          {
-            key: "total",
-            header: t("common.total"),
-            render: (r) => formatMoney(r.totals.total),
-            align: "right",
-            mono: true,
-          },
-          {
-            key: "actions",
-            header: "",
-            align: "right",
-            render: (r) => (
-              <Group gap={4} justify="flex-end" wrap="nowrap">
-                {canIssue && r.estado === "borrador" && (
-                  <Button
-                    variant="light"
-                    loading={issue.isPending && issue.variables === r.id}
-                    onClick={() => issue.mutate(r.id)}
-                  >
-                    {t("invoices.issue")}
-                  </Button>
-                )}
-                <Button
-                  variant="subtle"
-                  leftSection={<IconFileTypePdf size={14} />}
-                  onClick={() =>
-                    download(`/api/sales/invoices/${r.id}/pdf`, `${invoiceCode(r)}.pdf`).catch(notifyError)
-                  }
-                >
-                  PDF
-                </Button>
-              </Group>
-            ),
-          },
-        ]}
+        columns={invoiceColumns(t, "sale", (r) => (
+          <Group gap={4} justify="flex-end" wrap="nowrap">
+            {canIssue && r.estado === "borrador" && (
+              <Button
+                variant="light"
+                loading={issue.isPending && issue.variables === r.id}
+                onClick={() => issue.mutate(r.id)}
+              >
+                {t("invoices.issue")}
+              </Button>
+            )}
+            <Button
+              variant="subtle"
+              leftSection={<IconFileTypePdf size={14} />}
+              onClick={() =>
+                download(`/api/sales/invoices/${r.id}/pdf`, `${invoiceCode(r)}.pdf`).catch(notifyError)
+              }
+            >
+              PDF
+            </Button>
+          </Group>
+        ))}
       />
     </>
   );
@@ -120,6 +92,7 @@ export function PurchaseInvoicesPage() {
   const { companyId } = useCompany();
   const client = useQueryClient();
   const canDecide = useCan("purchases:validar");
+  const canCreate = useCan("purchases:crear");
   const [rejecting, setRejecting] = useState<string | null>(null);
   const [reason, setReason] = useState("");
   const list = useQuery({
@@ -159,49 +132,31 @@ export function PurchaseInvoicesPage() {
       <PageHeader
         title={t("invoices.received")}
         subtitle={list.data && t("common.results", { count: list.data.total })}
+        actions={
+          canCreate && (
+            <NewInvoiceButton to="/purchases/invoices/new" label={t("invoiceEditor.newPurchase")} />
+          )
+        }
       />
       <DataTable
         query={list}
         minWidth={900}
-        columns={[
-          {
-            key: "num",
-            header: t("invoices.number"),
-            render: (r) => r.supplier_number ?? invoiceCode(r),
-            mono: true,
-          },
-          { key: "date", header: t("common.date"), render: (r) => formatDate(r.date) },
-          { key: "supplier", header: t("invoices.supplier"), render: (r) => r.contact.name },
-          {
-            key: "estado",
-            header: t("common.status"),
-            render: (r) => <Badge color={STATE_COLOR[r.estado] ?? "gray"}>{r.estado}</Badge>,
-          },
-          {
-            key: "total",
-            header: t("common.total"),
-            render: (r) => formatMoney(r.totals.total),
-            align: "right",
-            mono: true,
-          },
-          {
-            key: "actions",
-            header: "",
-            align: "right",
-            render: (r) =>
-              canDecide &&
-              r.estado === "pendiente" && (
-                <Group gap={4} justify="flex-end" wrap="nowrap">
-                  <Button variant="light" color="teal" onClick={() => approve.mutate(r.id)}>
-                    {t("invoices.approve")}
-                  </Button>
-                  <Button variant="subtle" color="red" onClick={() => setRejecting(r.id)}>
-                    {t("invoices.reject")}
-                  </Button>
-                </Group>
-              ),
-          },
-        ]}
+        columns={invoiceColumns(
+          t,
+          "purchase",
+          (r) =>
+            canDecide &&
+            r.estado === "pendiente" && (
+              <Group gap={4} justify="flex-end" wrap="nowrap">
+                <Button variant="light" color="teal" onClick={() => approve.mutate(r.id)}>
+                  {t("invoices.approve")}
+                </Button>
+                <Button variant="subtle" color="red" onClick={() => setRejecting(r.id)}>
+                  {t("invoices.reject")}
+                </Button>
+              </Group>
+            ),
+        )}
       />
       <Modal opened={rejecting !== null} onClose={() => setRejecting(null)} title={t("invoices.reject")}>
         <Stack gap="sm">

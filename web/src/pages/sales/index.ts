@@ -1,3 +1,5 @@
 export { BankReconciliationPage } from "./BankReconciliationPage";
 export { CashFlowPage } from "./CashFlowPage";
+export { PurchaseInvoiceEditorPage, SalesInvoiceEditorPage } from "./InvoiceEditorPage";
 export { PurchaseInvoicesPage, SalesInvoicesPage } from "./InvoicesPages";
+export { SalesOrdersPage } from "./SalesOrdersPage";
