@@ -42,12 +42,19 @@ interface CompanyState {
   companyId: string | null;
   setCompanyId(id: string): void;
   companies: { id: string; name: string }[];
+  /**
+   * Why no company can be chosen once everything has loaded: the user may not list companies
+   * (companies:leer) and has none assigned, or the tenant has none yet. Null while loading or
+   * when a company is chosen.
+   */
+  missing: "forbidden" | "none" | null;
 }
 
 const CompanyContext = createContext<CompanyState>({
   companyId: null,
   setCompanyId: () => {},
   companies: [],
+  missing: null,
 });
 
 /** The company the accounting screens work on; the tenant itself comes from the host name. */
@@ -67,10 +74,13 @@ export function CompanyProvider({ children }: { children: ReactNode }) {
   const fixed = me.data?.company_id ?? null;
   const companyId =
     fixed ?? (chosen && list.some((c) => c.id === chosen) ? chosen : (list[0]?.id ?? chosen ?? null));
+  const settled = me.isSuccess && (fixed !== null || companies.isSuccess || companies.isError);
+  const missing = !settled || companyId ? null : companies.isError ? "forbidden" : "none";
   const client = useQueryClient();
   const value = useMemo<CompanyState>(
     () => ({
       companyId,
+      missing,
       companies: list,
       setCompanyId: (id) => {
         localStorage.setItem(COMPANY_KEY, id);
@@ -80,7 +90,7 @@ export function CompanyProvider({ children }: { children: ReactNode }) {
         });
       },
     }),
-    [companyId, list, client],
+    [companyId, missing, list, client],
   );
   return <CompanyContext.Provider value={value}>{children}</CompanyContext.Provider>;
 }

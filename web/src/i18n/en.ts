@@ -56,6 +56,11 @@ export const en: Messages = {
   shell: {
     company: "Company",
     noCompany: "No companies",
+    noCompanyTitle: "There is no company to work on",
+    noCompanyForbidden:
+      "Your user has no company assigned and may not list companies (companies:leer). Ask an administrator to assign you a company or grant that permission.",
+    noCompanyYet:
+      "There is no company in this account yet. An administrator can create one (POST /api/companies or `npm run cli -- demo`).",
     language: "Language",
     dashboard: "Home",
     projects: "Projects",

@@ -55,6 +55,11 @@ export const es = {
   shell: {
     company: "Empresa",
     noCompany: "Sin empresas",
+    noCompanyTitle: "No hay ninguna empresa con la que trabajar",
+    noCompanyForbidden:
+      "Tu usuario no tiene una empresa asignada ni permiso para ver las empresas (companies:leer). Pide a un administrador que te asigne una empresa o ese permiso.",
+    noCompanyYet:
+      "Todavía no hay ninguna empresa en esta cuenta. Un administrador puede crearla (POST /api/companies o `npm run cli -- demo`).",
     language: "Idioma",
     dashboard: "Inicio",
     projects: "Obras",

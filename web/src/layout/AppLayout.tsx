@@ -1,4 +1,4 @@
-import { AppShell, Burger, Group, NavLink, ScrollArea, Select, Text } from "@mantine/core";
+import { Alert, AppShell, Burger, Group, NavLink, ScrollArea, Select, Text } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import {
   IconBuildingBank,
@@ -137,6 +137,24 @@ function CompanySwitcher() {
   );
 }
 
+/** The areas whose screens read one company's books. */
+const COMPANY_AREAS = ["/accounting", "/sales", "/purchases", "/treasury", "/tax"];
+
+/**
+ * A company-bound screen with no company to work on says why, instead of waiting forever for
+ * queries that cannot start without one.
+ */
+function CompanyGate({ path, children }: { path: string; children: ReactNode }) {
+  const { t } = useTranslation();
+  const { missing } = useCompany();
+  if (!missing || !COMPANY_AREAS.some((area) => path.startsWith(area))) return <>{children}</>;
+  return (
+    <Alert color="yellow" title={t("shell.noCompanyTitle")} maw={640}>
+      {t(missing === "forbidden" ? "shell.noCompanyForbidden" : "shell.noCompanyYet")}
+    </Alert>
+  );
+}
+
 export function AppLayout() {
   const [opened, { toggle }] = useDisclosure();
   const { t } = useTranslation();
@@ -191,7 +209,9 @@ export function AppLayout() {
           </AppShell.Section>
         </AppShell.Navbar>
         <AppShell.Main bg="gray.0">
-          <Outlet />
+          <CompanyGate path={path}>
+            <Outlet />
+          </CompanyGate>
         </AppShell.Main>
       </AppShell>
     </CompanyProvider>
