@@ -142,7 +142,12 @@ describe("npm start with a bad value", () => {
     const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
     env.PORT = "abc";
     env.DATA_DIR = "/nonexistent/never-created";
-    const child = spawn("npx", ["tsx", "src/main.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    // What `npm start` runs, without npm: scripts/start.mjs, then the compiled server.
+    const child = spawn(process.execPath, ["scripts/start.mjs"], {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (d) => {
       output += d;
