@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { TestProject } from "vitest/node";
-import { buildServer, distIsCurrent } from "../scripts/server-build.mjs";
 import { openDatabase } from "../src/platform/db/client.js";
 import { buildTemplate, currentTemplate } from "../src/platform/db/template.js";
 import { prepareDatabase } from "../src/runtime/database.js";
@@ -25,9 +24,6 @@ declare module "vitest" {
  * a PGlite dump (creating PGlite and migrating costs seconds) or a PostgreSQL template.
  */
 export default async function setup(project: TestProject) {
-  // Tests spawn the compiled CLI and server (test/helpers/cli-process.ts): compile dist/ when it is
-  // missing or older than src/, as `npm start` does (postinstall normally did it).
-  if (!distIsCurrent()) buildServer({ quiet: true });
   const base = process.env.TEST_DATABASE_URL;
   if (base) {
     const template = `cuadra_tpl_${randomBytes(4).toString("hex")}`;
