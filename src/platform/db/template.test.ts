@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
@@ -19,13 +19,19 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A template directory holding a copy of a test database (migrated, with its administrator). */
+/** The gzipped dump of a test database (migrated, with its administrator), made once. */
+let tarball: Buffer | undefined;
+
+/** A template directory holding that dump under the given migrations fingerprint. */
 async function templateFrom(stamp: string) {
-  const database = await createTestDatabase();
-  const tarball = await (database.handle.dumpDataDir as () => Promise<Blob>)();
-  await database.destroy();
+  if (!tarball) {
+    const database = await createTestDatabase();
+    const dump = await (database.handle.dumpDataDir as () => Promise<Blob>)();
+    await database.destroy();
+    tarball = Buffer.from(await dump.arrayBuffer());
+  }
   const dir = tempDir();
-  writeFileSync(join(dir, "data.tar.gz"), Buffer.from(await tarball.arrayBuffer()));
+  writeFileSync(join(dir, "data.tar.gz"), tarball);
   writeFileSync(join(dir, "migrations.sha256"), stamp);
   return dir;
 }
@@ -57,7 +63,7 @@ describe.skipIf(onPostgres())("a new embedded database from the migrated templat
     expect(currentTemplate(await templateFrom(migrationsFingerprint()))).toBeInstanceOf(Blob);
   });
 
-  it("fills an empty data directory, which then opens as itself; a stale template is ignored", async () => {
+  it("fills an empty data directory, which then opens as itself", async () => {
     const template = await templateFrom(migrationsFingerprint());
     const dir = join(tempDir(), "db");
     expect(isEmptyDir(dir)).toBe(true);
@@ -72,17 +78,5 @@ describe.skipIf(onPostgres())("a new embedded database from the migrated templat
     const again = await openEmbedded(dir, { ...silent, templateDir: template });
     expect(await users(again)).toBe(1);
     await again.close();
-
-    // A template built for other migrations: a plain initdb, no tables until migrated.
-    const stale = await templateFrom("f".repeat(64));
-    const fresh = join(tempDir(), "db");
-    mkdirSync(fresh);
-    const plain = await openEmbedded(fresh, { ...silent, templateDir: stale });
-    const tables = await queryOne<{ n: string }>(
-      plain.db,
-      sql`select count(*) as n from pg_tables where schemaname = 'public'`,
-    );
-    expect(Number(tables?.n)).toBe(0);
-    await plain.close();
   }, 120_000);
 });
