@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { distIsCurrent } from "../scripts/server-build.mjs";
+import { currentTemplate, TEMPLATE_DIR } from "../src/platform/db/template.js";
 
 /**
  * Issue 21: how long `npm start` takes to answer /api/ready and the server's RSS once it does,
@@ -86,8 +87,45 @@ async function pgDatabase(name: string) {
   return url.toString();
 }
 
+/**
+ * The first start on an empty PGlite DATA_DIR without the migrated template (initdb and every
+ * migration, as before ADR 027: the template is moved aside meanwhile) and with it.
+ */
+export async function firstStartsPglite() {
+  const hidden = `${TEMPLATE_DIR}.bench-hidden`;
+  const once = async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cuadra-bench-first-"));
+    try {
+      return await startOnce("compiled", { DATA_DIR: dir });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  renameSync(TEMPLATE_DIR, hidden);
+  let initdb: Awaited<ReturnType<typeof once>>;
+  try {
+    initdb = await once();
+  } finally {
+    renameSync(hidden, TEMPLATE_DIR);
+  }
+  return { initdb, template: await once() };
+}
+
 export async function benchStart() {
   if (!distIsCurrent()) throw new Error("dist/ is not current: run `npm run build:server` first");
+  if (!currentTemplate())
+    throw new Error("no PGlite template for these migrations: run `npm run build:server`");
+  console.log(
+    "\n## first start on an empty PGlite DATA_DIR, compiled (seconds to /api/ready, CPU s, RSS MB)",
+  );
+  console.log("| new database | first start s (CPU s) | RSS MB |");
+  console.log("|---|---:|---:|");
+  const first = await firstStartsPglite();
+  for (const [how, r] of [
+    ["initdb + migrations (no template)", first.initdb],
+    ["migrated template", first.template],
+  ] as const)
+    console.log(`| ${how} | ${r.seconds.toFixed(1)} (${r.cpu.toFixed(1)}) | ${r.rss} |`);
   console.log("\n## start (seconds to the first 200 from /api/ready; RSS of the server process then)");
   console.log("| how | database | first start s (CPU s) | RSS MB | later start s (CPU s) | RSS MB |");
   console.log("|---|---|---:|---:|---:|---:|");

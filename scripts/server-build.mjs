@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const DIST = join(ROOT, "dist");
@@ -72,9 +72,25 @@ export function buildServer({ quiet = false } = {}) {
   return true;
 }
 
+/**
+ * The migrated PGlite template a new embedded database starts from (src/platform/db/template.ts),
+ * rebuilt only when the migrations changed. Needs dist/.
+ */
+export async function buildPgliteTemplate() {
+  const { buildTemplate, currentTemplate } = await import(
+    pathToFileURL(join(DIST, "platform", "db", "template.js")).href
+  );
+  if (currentTemplate()) return null;
+  return buildTemplate();
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const started = Date.now();
-  if (buildServer())
+  let started = Date.now();
+  if (buildServer()) {
     console.log(`server compiled to dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  else console.log("TypeScript is not installed (production install): npm start runs src/ with tsx");
+    started = Date.now();
+    const built = await buildPgliteTemplate();
+    if (built)
+      console.log(`migrated PGlite template built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } else console.log("TypeScript is not installed (production install): npm start runs src/ with tsx");
 }

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { nodeEntry } from "../test/helpers/cli-process.js";
 import { ConfigError, loadConfig } from "./config.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -142,7 +143,12 @@ describe("npm start with a bad value", () => {
     const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
     env.PORT = "abc";
     env.DATA_DIR = "/nonexistent/never-created";
-    const child = spawn("npx", ["tsx", "src/main.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    // What `npm start` runs (dist/main.js), without npm; the sources through tsx when dist/ is stale.
+    const child = spawn(process.execPath, nodeEntry("main"), {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (d) => {
       output += d;

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { TestProject } from "vitest/node";
 import { openDatabase } from "../src/platform/db/client.js";
+import { buildTemplate, currentTemplate } from "../src/platform/db/template.js";
 import { prepareDatabase } from "../src/runtime/database.js";
 import { TEST_ADMIN } from "./helpers/constants.js";
 import { adminPool, databaseUrl } from "./helpers/postgres.js";
@@ -45,7 +46,11 @@ export default async function setup(project: TestProject) {
     };
   }
   const dir = mkdtempSync(join(tmpdir(), "cuadra-test-"));
-  const handle = await openDatabase({});
+  // From the migrated template a new embedded database starts from (built by postinstall; here
+  // when missing or made for other migrations): the suite's databases descend from it too.
+  if (!currentTemplate()) await buildTemplate();
+  const template = currentTemplate();
+  const handle = await openDatabase({ loadDataDir: template ?? undefined });
   await prepareDatabase(handle, undefined, {
     adminEmail: TEST_ADMIN.email,
     adminPassword: TEST_ADMIN.password,

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { cliCommand } from "../../test/helpers/cli-process.js";
 import { TEST_ADMIN, TEST_JWT_SECRET } from "../../test/helpers/constants.js";
 import { createTestDatabase, onPostgres, type TestDatabase } from "../../test/helpers/db.js";
 import { openDatabase } from "../platform/db/client.js";
@@ -16,9 +17,10 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
-function cli(env: Record<string, string>, args: string[]) {
+function cli(env: Record<string, string>, args: string[], options: { viaNpm?: boolean } = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn("npm", ["run", "--silent", "cli", "--", ...args], {
+    const command = cliCommand("cli", args, options);
+    const child = spawn(command.command, command.args, {
       cwd: process.cwd(),
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "test", ...env },
     });
@@ -66,7 +68,8 @@ describe("backup and restore of the embedded database", () => {
       const env = { DATA_DIR: dataDir, ADMIN_EMAIL: TEST_ADMIN.email };
       const file = join(dataDir, "backup.tgz");
 
-      const backup = await cli(env, ["backup", "--out", file]);
+      // Through npm: proves the `cli` script itself (the other tests spawn what it runs).
+      const backup = await cli(env, ["backup", "--out", file], { viaNpm: true });
       expect(backup.code, backup.stderr).toBe(0);
       expect(backup.stdout).toContain(`backup written to ${file}`);
       expect((await cli(env, ["backup", "--out", file])).stderr).toMatch(/exists: choose a new file name/);

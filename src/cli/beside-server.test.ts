@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { cliCommand } from "../../test/helpers/cli-process.js";
 import { TEST_ADMIN, TEST_JWT_SECRET } from "../../test/helpers/constants.js";
 import { createTestDatabase, onPostgres, type TestDatabase } from "../../test/helpers/db.js";
 import { type DatabaseHandle, openDatabase } from "../platform/db/client.js";
@@ -43,7 +44,8 @@ function cli(
   timeoutMs = 240_000,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn("npm", ["run", "--silent", "cli", "--", ...args], { cwd: process.cwd(), env });
+    const command = cliCommand("cli", args);
+    const child = spawn(command.command, command.args, { cwd: process.cwd(), env });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c) => {

@@ -9,6 +9,7 @@ import { StdioClientTransport as StdioClientTransportV1 } from "@modelcontextpro
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/helpers/app.js";
+import { cliCommand } from "../../test/helpers/cli-process.js";
 import { TEST_JWT_SECRET } from "../../test/helpers/constants.js";
 import { onPostgres } from "../../test/helpers/db.js";
 import { openDatabase } from "../platform/db/client.js";
@@ -57,8 +58,7 @@ async function httpClient(kind: Kind): Promise<{ client: AnyClient; era: string 
 
 async function stdioClient(kind: Kind): Promise<{ client: AnyClient; era: string | undefined }> {
   const params = {
-    command: "npm",
-    args: ["run", "--silent", "mcp"],
+    ...cliCommand("mcp"),
     cwd: process.cwd(),
     env: {
       NODE_ENV: "test",

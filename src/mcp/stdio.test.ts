@@ -10,6 +10,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/helpers/app.js";
+import { cliCommand } from "../../test/helpers/cli-process.js";
 import { TEST_JWT_SECRET } from "../../test/helpers/constants.js";
 import { onPostgres } from "../../test/helpers/db.js";
 import { buildApp } from "../app/build.js";
@@ -61,10 +62,9 @@ afterAll(async () => {
 });
 
 /** `npm run mcp`, spoken to by the SDK's stdio client; every stdout line must be a JSON-RPC message. */
-async function stdioClient(env: Record<string, string>) {
+async function stdioClient(env: Record<string, string>, options: { viaNpm?: boolean } = {}) {
   const transport = new StdioClientTransport({
-    command: "npm",
-    args: ["run", "--silent", "mcp"],
+    ...cliCommand("mcp", [], options),
     cwd: process.cwd(),
     env: { NODE_ENV: "test", LOG_LEVEL: "info", ...env },
     stderr: "pipe",
@@ -90,8 +90,7 @@ async function stdioClient(env: Record<string, string>) {
 /** `npm run mcp` spoken to by an SDK v2 client: pinned to 2026-07-28, or probing (auto). */
 async function stdioClientV2(env: Record<string, string>, mode: "auto" | { pin: "2026-07-28" }) {
   const transport = new StdioClientTransportV2({
-    command: "npm",
-    args: ["run", "--silent", "mcp"],
+    ...cliCommand("mcp"),
     cwd: process.cwd(),
     env: {
       NODE_ENV: "test",
@@ -112,7 +111,8 @@ function failingStart(
   env: Record<string, string>,
 ): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
-    const child = spawn("npm", ["run", "--silent", "mcp"], {
+    const { command, args } = cliCommand("mcp");
+    const child = spawn(command, args, {
       cwd: process.cwd(),
       env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "test", ...env },
     });
@@ -130,7 +130,8 @@ function failingStart(
 
 describe("stdio, reading the database itself", () => {
   it("without MCP_AUTH_TOKEN: every tool and every company", async () => {
-    const mcp = await stdioClient(directEnv());
+    // Through npm: proves the `mcp` script itself (the other tests spawn what it runs).
+    const mcp = await stdioClient(directEnv(), { viaNpm: true });
     const { tools } = await mcp.client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toHaveLength(TOOLS.length);
     const contacts = structured<{ total: number }>(

@@ -6,6 +6,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliCommand } from "../../test/helpers/cli-process.js";
 import { TEST_ADMIN, TEST_JWT_SECRET } from "../../test/helpers/constants.js";
 import { createTestDatabase, type TestDatabase } from "../../test/helpers/db.js";
 import { buildApp } from "../app/build.js";
@@ -130,8 +131,7 @@ describe("MCP with BASE_DOMAIN: the Host names the tenant", () => {
 
   it("npm run mcp with MCP_TENANT relays to the running server for that tenant", async () => {
     const transport = new StdioClientTransport({
-      command: "npm",
-      args: ["run", "--silent", "mcp"],
+      ...cliCommand("mcp"),
       cwd: process.cwd(),
       env: { NODE_ENV: "test", DATA_DIR: dataDir, BASE_DOMAIN, MCP_TENANT: "globex" },
       stderr: "pipe",

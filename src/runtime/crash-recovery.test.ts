@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { cliCommand } from "../../test/helpers/cli-process.js";
 import { TEST_ADMIN } from "../../test/helpers/constants.js";
 import { onPostgres } from "../../test/helpers/db.js";
 import { openDatabase } from "../platform/db/client.js";
@@ -22,7 +23,8 @@ afterAll(() => {
 });
 
 function cli(dataDir: string, args: string[]) {
-  return spawn("npm", ["run", "--silent", "cli", "--", ...args], {
+  const command = cliCommand("cli", args);
+  return spawn(command.command, command.args, {
     cwd: process.cwd(),
     env: {
       PATH: process.env.PATH,

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { type DatabaseHandle, openDatabase } from "../platform/db/client.js";
+import { currentTemplate, isEmptyDir } from "../platform/db/template.js";
 
 /** pg_control's DBState (src/include/catalog/pg_control.h): 1 is "shut down". */
 const DB_SHUTDOWNED = 1;
@@ -54,6 +55,8 @@ export interface EmbeddedOpenOptions {
   notice(line: string): void;
   /** How long opening may take before it counts as hung (default 5 minutes: replaying a long journal). */
   timeoutMs?: number;
+  /** Where the migrated template of a new database is (default TEMPLATE_DIR; tests point elsewhere). */
+  templateDir?: string;
 }
 
 /** Opens a PGlite directory, saying so when its last user did not close it and never hanging. */
@@ -70,7 +73,10 @@ export async function openEmbedded(dir: string, options: EmbeddedOpenOptions): P
   );
   const watchdog = startWatchdog(timeoutMs, hung.message);
   try {
-    const handle = await openDatabase({ dataDir: dir });
+    // A new database starts from the migrated template when `npm run build:server` made one for
+    // these migrations (src/platform/db/template.ts): no initdb, no migrations to replay.
+    const template = isEmptyDir(dir) ? currentTemplate(options.templateDir) : null;
+    const handle = await openDatabase({ dataDir: dir, loadDataDir: template ?? undefined });
     await handle.ping();
     return handle;
   } catch (err) {

@@ -11,6 +11,7 @@ import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { credit, debit, ledgerFixture } from "../../src/modules/accounting/test-support.js";
+import { nodeEntry } from "../helpers/cli-process.js";
 import { TEST_ADMIN, TEST_JWT_SECRET } from "../helpers/constants.js";
 import { createTestDatabase, onPostgres, type TestDatabase } from "../helpers/db.js";
 import { adminPool } from "../helpers/postgres.js";
@@ -76,7 +77,7 @@ describe.skipIf(!onPostgres())("the server under lost connections (PostgreSQL on
     admin = adminPool(process.env.TEST_DATABASE_URL as string);
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    child = spawn(process.execPath, nodeEntry("main"), {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? "",

@@ -13,6 +13,9 @@ export interface TestDatabase {
 
 export const onPostgres = () => Boolean(process.env.TEST_DATABASE_URL);
 
+/** The suite's template dump, read once per worker (the worker runs file after file, ADR 014). */
+let pgliteDump: Blob | undefined;
+
 /** A fresh, migrated and bootstrapped database of its own: a copy of the suite's template. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const base = process.env.TEST_DATABASE_URL;
@@ -35,7 +38,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       },
     };
   }
-  const dump = new Blob([readFileSync(inject("pgliteDump"))]);
-  const handle = await openDatabase({ loadDataDir: dump });
+  pgliteDump ??= new Blob([readFileSync(inject("pgliteDump"))]);
+  const handle = await openDatabase({ loadDataDir: pgliteDump });
   return { handle, destroy: () => handle.close() };
 }
