@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { distIsCurrent } from "../scripts/server-build.mjs";
+import { cpuSeconds } from "./lib.js";
 
 /**
  * Issue 21: how long `npm start` takes to answer /api/ready and the server's RSS once it does,
@@ -24,12 +25,6 @@ const freePort = () =>
       s.close(() => resolve(port));
     });
   });
-
-/** CPU seconds (user + system) the process has used: unlike wall time, barely moved by other load. */
-const cpuSeconds = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100/s)
-};
 
 const rssMb = (pid: number) => {
   const line = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);

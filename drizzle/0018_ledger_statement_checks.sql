@@ -136,3 +136,31 @@ CREATE TRIGGER entries_open_year
   AFTER INSERT ON entries
   REFERENCING NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION ledger_check_entries_year();
+--> statement-breakpoint
+-- The balance upserts read each posted line's entry through its primary key: joined as a table,
+-- a batch of 10,000 lines made the planner hash-join a sequential scan of every entry of the
+-- ledger, twice per INSERT statement (the cost grew with the ledger, not with the batch).
+CREATE OR REPLACE FUNCTION ledger_post_balances() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO ledger_daily_balances AS b (subaccount_id, date, company_id, fiscal_year_id, debit, credit)
+  SELECT x.subaccount_id, (x.e).date, (x.e).company_id, (x.e).fiscal_year_id, sum(x.debit), sum(x.credit)
+    FROM (SELECT l.subaccount_id, l.debit, l.credit, (SELECT e FROM entries e WHERE e.id = l.entry_id) AS e
+            FROM posted_lines l OFFSET 0) x
+   GROUP BY x.subaccount_id, (x.e).date, (x.e).company_id, (x.e).fiscal_year_id
+   ORDER BY x.subaccount_id, (x.e).date
+  ON CONFLICT (subaccount_id, date)
+  DO UPDATE SET debit = b.debit + excluded.debit, credit = b.credit + excluded.credit;
+
+  INSERT INTO ledger_monthly_balances AS b (subaccount_id, month, company_id, fiscal_year_id, debit, credit)
+  SELECT x.subaccount_id, date_trunc('month', (x.e).date)::date, (x.e).company_id, (x.e).fiscal_year_id,
+         sum(x.debit), sum(x.credit)
+    FROM (SELECT l.subaccount_id, l.debit, l.credit, (SELECT e FROM entries e WHERE e.id = l.entry_id) AS e
+            FROM posted_lines l OFFSET 0) x
+   GROUP BY x.subaccount_id, date_trunc('month', (x.e).date)::date, (x.e).company_id, (x.e).fiscal_year_id
+   ORDER BY x.subaccount_id, date_trunc('month', (x.e).date)::date
+  ON CONFLICT (subaccount_id, month)
+  DO UPDATE SET debit = b.debit + excluded.debit, credit = b.credit + excluded.credit;
+  RETURN NULL;
+END;
+$$;
