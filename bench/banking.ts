@@ -34,7 +34,7 @@ async function cpuNow(db: Db) {
   const backends = new Map<number, number>();
   const pids = await queryRows<{ pid: number }>(
     db,
-    sql`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+    sql`select pid from pg_stat_activity where datname = current_database()`,
   );
   for (const { pid } of pids) {
     try {
