@@ -131,7 +131,7 @@ describe("POST /api/bank-reconciliation/import", () => {
   it("refuses the whole file for one bad movement among many, naming its line, and saves nothing", async () => {
     const bank = await createBankAccount(t, fx.companyId, {
       name: "BadMovement",
-      iban: spanishIban("2100", "0001", "0200000003"),
+      iban: spanishIban("2100", "0001", "0200000043"),
     });
     const movements = Array.from({ length: 30 }, (_, n) => ({
       operationDate: `2026-03-${String((n % 28) + 1).padStart(2, "0")}`,
