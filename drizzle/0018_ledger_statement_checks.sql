@@ -62,16 +62,23 @@ CREATE FUNCTION ledger_check_queued_entries() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
   v record;
+  v_ids uuid[];
 BEGIN
-  SELECT e.number, e.total, count(l.id) AS lines,
-         coalesce(sum(l.debit), 0) AS debit, coalesce(sum(l.credit), 0) AS credit
+  SELECT array_agg(DISTINCT q.id) INTO v_ids
+    FROM ledger_balance_checks c CROSS JOIN LATERAL unnest(c.entry_ids) AS q(id)
+   WHERE c.xact_id = NEW.xact_id;
+  -- Each queued entry read by its key and its lines summed through the (entry_id, line_no) index
+  -- (OFFSET 0 keeps the lookups per entry): at COMMIT after a large batch the statistics are
+  -- stale, and a join let the planner scan the whole ledger (once per entry in the worst plan).
+  SELECT e.number, e.total, s.lines, s.debit, s.credit
     INTO v
-    FROM entries e LEFT JOIN entry_lines l ON l.entry_id = e.id
-   WHERE e.id IN (SELECT unnest(c.entry_ids) FROM ledger_balance_checks c WHERE c.xact_id = NEW.xact_id)
-   GROUP BY e.id
-  HAVING count(l.id) < 2
-      OR coalesce(sum(l.debit), 0) <> coalesce(sum(l.credit), 0)
-      OR coalesce(sum(l.debit), 0) <> e.total
+    FROM unnest(v_ids) AS q(id)
+   CROSS JOIN LATERAL (SELECT en.number, en.total FROM entries en WHERE en.id = q.id OFFSET 0) e
+   CROSS JOIN LATERAL (
+         SELECT count(*) AS lines, coalesce(sum(l.debit), 0) AS debit, coalesce(sum(l.credit), 0) AS credit
+           FROM entry_lines l
+          WHERE l.entry_id = q.id) s
+   WHERE (s.lines < 2 OR s.debit <> s.credit OR s.debit <> e.total)
    ORDER BY e.number
    LIMIT 1;
   IF FOUND THEN
