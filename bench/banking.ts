@@ -2,8 +2,8 @@ import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { writeNorma43 } from "../src/modules/banking/index.js";
 import type { Db } from "../src/platform/db/client.js";
-import { queryOne } from "../src/platform/db/sql.js";
-import { freshDatabase, login, startApp } from "./lib.js";
+import { queryOne, queryRows } from "../src/platform/db/sql.js";
+import { cpuSeconds, freshDatabase, login, startApp } from "./lib.js";
 
 const MOVEMENTS = Number(process.env.BENCH_BANK_MOVEMENTS ?? 100_000);
 const RECEIPTS = Number(process.env.BENCH_BANK_RECEIPTS ?? 100_000);
@@ -24,6 +24,35 @@ async function call(
   });
   if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
   return res.json();
+}
+
+/**
+ * CPU seconds so far of this process and of each PostgreSQL backend of the bench database (a local
+ * server: /proc), so a phase's cost can be told apart from the load of other processes.
+ */
+async function cpuNow(db: Db) {
+  const backends = new Map<number, number>();
+  const pids = await queryRows<{ pid: number }>(
+    db,
+    sql`select pid from pg_stat_activity where datname = current_database()`,
+  );
+  for (const { pid } of pids) {
+    try {
+      backends.set(pid, cpuSeconds(pid));
+    } catch {
+      // not a local server, or the backend ended: its CPU is not counted
+    }
+  }
+  const { user, system } = process.cpuUsage();
+  return { node: (user + system) / 1e6, backends };
+}
+
+/** "node X s + postgres Y s CPU" since `before`; backends that started meanwhile count whole. */
+async function cpuSince(db: Db, before: Awaited<ReturnType<typeof cpuNow>>) {
+  const after = await cpuNow(db);
+  let postgres = 0;
+  for (const [pid, now] of after.backends) postgres += now - (before.backends.get(pid) ?? 0);
+  return `CPU node ${(after.node - before.node).toFixed(1)} s + postgres ${postgres.toFixed(1)} s`;
 }
 
 /**
@@ -146,6 +175,7 @@ export async function benchBanking() {
 
     const file = statement(MOVEMENTS);
     const { payload, headers } = multipart({ bank_account_id: bank.id }, file);
+    let cpu = await cpuNow(handle.db);
     started = performance.now();
     const res = await app.inject({
       method: "POST",
@@ -157,7 +187,7 @@ export async function benchBanking() {
     if (res.statusCode !== 201) throw new Error(`import failed: ${res.statusCode} ${res.body.slice(0, 500)}`);
     const imported = res.json();
     console.log(
-      `import: ${imported.imported} movements (${(file.length / 1024 / 1024).toFixed(1)} MB), ${imported.suggested} suggested, in ${(importMs / 1000).toFixed(1)} s`,
+      `import: ${imported.imported} movements (${(file.length / 1024 / 1024).toFixed(1)} MB), ${imported.suggested} suggested, in ${(importMs / 1000).toFixed(1)} s (${await cpuSince(handle.db, cpu)})`,
     );
 
     started = performance.now();
@@ -171,6 +201,7 @@ export async function benchBanking() {
       `re-import (recognised, nothing saved): ${again.statusCode} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
 
+    cpu = await cpuNow(handle.db);
     started = performance.now();
     const result = await call(app, token, "POST", "/api/bank-reconciliation/auto-match", {
       bank_account_id: bank.id,
@@ -178,7 +209,7 @@ export async function benchBanking() {
     const autoMs = performance.now() - started;
     console.log(
       `auto-match: ${result.examined} movements examined, ${result.applied.length} reconciled (payment + entry each), ` +
-        `${result.ambiguous} ambiguous, ${result.failed.length} failed, in ${(autoMs / 1000).toFixed(1)} s`,
+        `${result.ambiguous} ambiguous, ${result.failed.length} failed, in ${(autoMs / 1000).toFixed(1)} s (${await cpuSince(handle.db, cpu)})`,
     );
   } finally {
     await app.close();

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
@@ -107,3 +108,9 @@ export async function measureInterleaved(
     return sorted[Math.floor(sorted.length / 2)];
   });
 }
+
+/** CPU seconds (user + system) the process has used: unlike wall time, barely moved by other load. */
+export const cpuSeconds = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100/s)
+};

@@ -9,8 +9,8 @@ import type { Db } from "../src/platform/db/client.js";
 import { queryRows } from "../src/platform/db/sql.js";
 import { dec } from "../src/platform/money.js";
 import { seedLedger } from "./ledger-seed.js";
-import { freshDatabase, login, startApp } from "./lib.js";
-import { cpuSeconds, freePort, rssMb } from "./start.js";
+import { cpuSeconds, freshDatabase, login, startApp } from "./lib.js";
+import { freePort, rssMb } from "./start.js";
 
 /**
  * Issue 21: a ledger peer in the repo. hledger-web (Debian's `hledger-web`, a JSON API over a plain

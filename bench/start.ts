@@ -6,6 +6,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { distIsCurrent } from "../scripts/server-build.mjs";
 import { currentTemplate, TEMPLATE_DIR } from "../src/platform/db/template.js";
+import { cpuSeconds } from "./lib.js";
 
 /**
  * Issue 21: how long `npm start` takes to answer /api/ready and the server's RSS once it does,
@@ -25,12 +26,6 @@ export const freePort = () =>
       s.close(() => resolve(port));
     });
   });
-
-/** CPU seconds (user + system) the process has used: unlike wall time, barely moved by other load. */
-export const cpuSeconds = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100/s)
-};
 
 export const rssMb = (pid: number) => {
   const line = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);

@@ -3,6 +3,7 @@ import {
   type AnyPgColumn,
   boolean,
   check,
+  customType,
   date,
   foreignKey,
   index,
@@ -249,3 +250,29 @@ export const monthlyBalances = pgTable(
     ),
   ],
 );
+
+/** PostgreSQL's 64-bit transaction id (pg_current_xact_id()). */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => "xid8" });
+
+/**
+ * The entries a transaction posted or added lines to, one row per INSERT statement (a statement
+ * trigger on entries and entry_lines appends the ids of its transition table): the deferred
+ * balance check reads them once at COMMIT and deletes them, so the table is empty between
+ * transactions (ADR 026).
+ */
+export const balanceChecks = pgTable(
+  "ledger_balance_checks",
+  {
+    xactId: xid8("xact_id").notNull().default(sql`pg_current_xact_id()`),
+    entryIds: uuid("entry_ids").array().notNull(),
+  },
+  (t) => [index("ledger_balance_checks_xact_idx").on(t.xactId)],
+);
+
+/**
+ * One row per transaction that queued balance checks: its insertion (ON CONFLICT DO NOTHING after
+ * the first) queues the deferred constraint trigger that checks every queued entry in one query.
+ */
+export const balanceCheckRuns = pgTable("ledger_balance_check_runs", {
+  xactId: xid8("xact_id").primaryKey(),
+});

@@ -206,51 +206,65 @@ function tolerance(effect: number): number {
 interface MovementFacts {
   amount: number;
   keys: Set<string>;
-  text: string;
+  /** The texts as normalizeName leaves them, computed on the first name comparison. */
+  text: () => string;
   operationDay: number;
   valueDay: number;
 }
 
-function score(m: MovementFacts, c: IndexedDue) {
-  const { amount, keys, text } = m;
-  const reasons: Reason[] = [];
+/**
+ * The score of a candidate, or null below SUGGESTION_SCORE: the points are added first and the
+ * reasons (with their texts) written only for a candidate that is kept.
+ */
+function score(m: MovementFacts, c: IndexedDue): { score: number; reasons: Reason[] } | null {
+  const { amount, keys } = m;
   const diff = Math.abs(amount - c.effect);
-  if (diff === 0) {
+  const exact = diff === 0;
+  const close = !exact && Math.sign(amount) === Math.sign(c.effect) && diff <= tolerance(c.effect);
+  const code = c.codes.find((k) => keys.has(k));
+  const taxId = Boolean(c.taxId) && (keys.has(c.taxId) || keys.has(`ES${c.taxId}`));
+  const name = !taxId && c.name.length >= MIN_CODE_LENGTH && ` ${m.text()} `.includes(` ${c.name} `);
+  const days = Math.min(Math.abs(m.operationDay - c.dueDay), Math.abs(m.valueDay - c.dueDay));
+  const dated = days <= DUE_DATE_DAYS;
+  const points =
+    (exact ? POINTS.amount_exact : close ? POINTS.amount_close : 0) +
+    (code !== undefined ? POINTS.reference : 0) +
+    (taxId ? POINTS.tax_id : name ? POINTS.name : 0) +
+    (dated ? POINTS.due_date : 0);
+  if (points < SUGGESTION_SCORE) return null;
+  const reasons: Reason[] = [];
+  if (exact)
     reasons.push({
       code: "amount_exact",
       points: POINTS.amount_exact,
       detail: `the open amount ${money(Math.abs(c.effect))}`,
     });
-  } else if (Math.sign(amount) === Math.sign(c.effect) && diff <= tolerance(c.effect)) {
+  else if (close)
     reasons.push({
       code: "amount_close",
       points: POINTS.amount_close,
       detail: `${money(Math.abs(amount))} against ${money(Math.abs(c.effect))} open (${money(diff)} apart)`,
     });
-  }
-  const code = c.codes.find((k) => keys.has(k));
   if (code !== undefined) {
     const shown =
       normalizeCode(c.due.documentCode) === code ? c.due.documentCode : (c.due.supplierNumber ?? code);
     reasons.push({ code: "reference", points: POINTS.reference, detail: `${shown} in the movement's texts` });
   }
-  if (c.taxId && (keys.has(c.taxId) || keys.has(`ES${c.taxId}`))) {
+  if (taxId)
     reasons.push({
       code: "tax_id",
       points: POINTS.tax_id,
       detail: `tax id ${c.due.contactTaxId} in the texts`,
     });
-  } else if (c.name.length >= MIN_CODE_LENGTH && ` ${text} `.includes(` ${c.name} `)) {
+  else if (name)
     reasons.push({ code: "name", points: POINTS.name, detail: `${c.due.contactName} in the texts` });
-  }
-  const days = Math.min(Math.abs(m.operationDay - c.dueDay), Math.abs(m.valueDay - c.dueDay));
-  if (days <= DUE_DATE_DAYS)
+  if (dated)
     reasons.push({
       code: "due_date",
       points: POINTS.due_date,
       detail: `due ${c.due.dueDate}, ${days} days away`,
     });
-  return { score: reasons.reduce((acc, r) => acc + r.points, 0), reasons };
+  return { score: points, reasons };
 }
 
 /**
@@ -291,10 +305,14 @@ export function suggestFor(movement: MatchMovement, index: DueIndex): Suggestion
   // A close amount (25) reaches 50 only with the code (30) or the tax id and the date (20 + 10),
   // so the dues found by code or tax id above are all the close ones that can be suggested.
   if (candidates.size === 0) return [];
+  let text: string | undefined;
   const facts: MovementFacts = {
     amount,
     keys,
-    text: normalizeName(movement.texts.join(" ")),
+    text: () => {
+      text ??= normalizeName(movement.texts.join(" "));
+      return text;
+    },
     operationDay: dayNumber(movement.operationDate),
     valueDay: dayNumber(movement.valueDate),
   };
@@ -302,7 +320,7 @@ export function suggestFor(movement: MatchMovement, index: DueIndex): Suggestion
   for (const c of candidates) {
     if (Math.sign(c.effect) !== Math.sign(amount)) continue;
     const s = score(facts, c);
-    if (s.score >= SUGGESTION_SCORE)
+    if (s)
       out.push({
         target: c.due.direction === "sale" ? "receipt" : "payment",
         dueId: c.due.id,

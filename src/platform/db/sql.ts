@@ -71,13 +71,18 @@ export function inReadOnlyTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): 
   });
 }
 
+/** Only a backslash or a double quote is escaped inside a quoted array element. */
+const NEEDS_ESCAPE = /[\\"]/;
+
 /**
  * A PostgreSQL array literal of text values ('{"a","b"}'), passed as ONE parameter and cast in the
  * query (`${pgArray(ids)}::uuid[]`): with unnest, thousands of rows go in one statement whatever
  * the driver, far from the 65,535-parameter limit.
  */
 export function pgArray(values: Array<string | null>): string {
-  const items = values.map((v) => (v === null ? "NULL" : `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`));
+  const items = values.map((v) =>
+    v === null ? "NULL" : NEEDS_ESCAPE.test(v) ? `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"` : `"${v}"`,
+  );
   return `{${items.join(",")}}`;
 }
 

@@ -185,6 +185,86 @@ describe("deferred balance trigger", () => {
   });
 });
 
+describe("statement-level checks over many entries (ADR 026)", () => {
+  const pair = (amount: string, other = amount): [string, string, string][] => [
+    [fx.codes.purchases, amount, "0"],
+    [fx.codes.bank, "0", other],
+  ];
+  const queued = async () =>
+    queryOne<{ n: string }>(
+      t.db,
+      sql`select (select count(*) from ledger_balance_checks) + (select count(*) from ledger_balance_check_runs) as n`,
+    );
+
+  it("refuses a batch of entries and lines in multi-row statements when one entry does not balance", async () => {
+    const ids = [await newId(), await newId(), await newId()];
+    await expectRefused(
+      async (tx) => {
+        for (const id of ids) await insertEntry(tx, id, "30.00");
+        await insertLines(tx, ids[0]!, pair("30.00"));
+        await insertLines(tx, ids[1]!, pair("30.00", "29.99"));
+        await insertLines(tx, ids[2]!, pair("30.00"));
+      },
+      "23514",
+      /debits 30\.00 != credits 29\.99 \(difference 0\.01\)/,
+    );
+    for (const id of ids) expect(await entryExists(id)).toBe(false);
+    expect(Number((await queued())!.n)).toBe(0);
+  });
+
+  it("checks entries whose lines came in several statements once, at COMMIT, and leaves no queue", async () => {
+    const ids = [await newId(), await newId()];
+    await inTransaction(t.db, async (tx) => {
+      await tx.execute(sql`insert into entries (id, company_id, fiscal_year_id, journal_id, number, date, concept, total)
+        select u.id, ${fx.companyId}, ${fx.year.id}, ${journalId}, ${rawNumber + 1} + u.n, '2026-02-02', 'raw batch', '12.00'
+          from unnest(${`{${ids.join(",")}}`}::uuid[]) with ordinality as u(id, n)`);
+      rawNumber += 2;
+      // Each entry's two lines in different statements: unbalanced between them, balanced at COMMIT.
+      await insertLines(tx, ids[0]!, [[fx.codes.purchases, "12.00", "0"]]);
+      await insertLines(tx, ids[1]!, [[fx.codes.purchases, "12.00", "0"]]);
+      await insertLines(tx, ids[0]!, [[fx.codes.bank, "0", "12.00"]], 2);
+      await insertLines(tx, ids[1]!, [[fx.codes.bank, "0", "12.00"]], 2);
+    });
+    for (const id of ids) expect(await entryExists(id)).toBe(true);
+    expect(Number((await queued())!.n)).toBe(0);
+  });
+
+  it("still checks at COMMIT after a savepoint that queued entries was rolled back", async () => {
+    const dropped = await newId();
+    const kept = await newId();
+    await expectRefused(
+      async (tx) => {
+        await inTransaction(tx, async (sp) => {
+          await insertEntry(sp, dropped, "5.00");
+          await insertLines(sp, dropped, pair("5.00"));
+          throw new Error("roll the savepoint back");
+        }).catch(() => undefined);
+        await insertEntry(tx, kept, "5.00");
+        await insertLines(tx, kept, [[fx.codes.purchases, "5.00", "0"]]);
+      },
+      "23514",
+      /1 line\(s\); an entry needs at least two/,
+    );
+    expect(await entryExists(dropped)).toBe(false);
+    expect(await entryExists(kept)).toBe(false);
+  });
+
+  it("refuses a multi-row entries insert when one row is outside its year", async () => {
+    const ids = [await newId(), await newId()];
+    await expectRefused(
+      (tx) =>
+        tx.execute(sql`insert into entries (id, company_id, fiscal_year_id, journal_id, number, date, concept, total)
+          select u.id, ${fx.companyId}, ${fx.year.id}, ${journalId}, ${rawNumber + 1} + u.n,
+                 case when u.n = 2 then date '2027-03-01' else date '2026-03-01' end, 'raw batch', '1.00'
+            from unnest(${`{${ids.join(",")}}`}::uuid[]) with ordinality as u(id, n)`),
+      "23514",
+      /the date 2027-03-01 is outside fiscal year 2026/,
+    );
+    rawNumber += 2;
+    for (const id of ids) expect(await entryExists(id)).toBe(false);
+  });
+});
+
 describe("other database guards", () => {
   it("refuses an entry into a closed year or outside the year's dates", async () => {
     const close = (estado: string) =>

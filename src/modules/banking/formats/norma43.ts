@@ -44,14 +44,22 @@ function count(record: string, from: number, to: number, line: number, what: str
   return Number(digits(record, from, to, line, what));
 }
 
+/** Dates already checked (a statement repeats a few dozen days): YYMMDD -> YYYY-MM-DD. */
+const checkedDates = new Map<string, string>();
+const MAX_CHECKED_DATES = 10_000;
+
 /** YYMMDD -> YYYY-MM-DD (years 00-79 are 20xx, 80-99 are 19xx); an impossible date fails. */
 function date(record: string, from: number, line: number, what: string): string {
   const raw = digits(record, from, from + 5, line, what);
+  const known = checkedDates.get(raw);
+  if (known) return known;
   const yy = Number(raw.slice(0, 2));
   const iso = `${yy < 80 ? 2000 + yy : 1900 + yy}-${raw.slice(2, 4)}-${raw.slice(4, 6)}`;
   const parsed = new Date(`${iso}T00:00:00Z`);
   if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== iso)
     fail(line, `${what} (positions ${from}-${from + 5}) is not a date: "${raw}"`);
+  if (checkedDates.size >= MAX_CHECKED_DATES) checkedDates.clear();
+  checkedDates.set(raw, iso);
   return iso;
 }
 

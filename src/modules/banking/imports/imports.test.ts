@@ -128,6 +128,29 @@ describe("POST /api/bank-reconciliation/import", () => {
     expect(await count(bank.id)).toBe(0);
   });
 
+  it("refuses the whole file for one bad movement among many, naming its line, and saves nothing", async () => {
+    const bank = await createBankAccount(t, fx.companyId, {
+      name: "BadMovement",
+      iban: spanishIban("2100", "0001", "0200000043"),
+    });
+    const movements = Array.from({ length: 30 }, (_, n) => ({
+      operationDate: `2026-03-${String((n % 28) + 1).padStart(2, "0")}`,
+      amount: `${n + 1}.00`,
+      concepts: [`MOVIMIENTO ${n + 1}`],
+    }));
+    const lines = norma43For(bank.iban, movements).toString("latin1").split("\r\n");
+    const records22 = lines.flatMap((l, i) => (l.startsWith("22") ? [i] : []));
+    const bad = records22[17]!;
+    // The 18th movement's operation date (positions 11-16) becomes 13 March... of month 13.
+    lines[bad] = `${lines[bad]!.slice(0, 10)}261301${lines[bad]!.slice(16)}`;
+    const res = await importFile(t, bank.id, Buffer.from(lines.join("\r\n"), "latin1"));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([
+      { path: `line ${bad + 1}`, message: 'operation date (positions 11-16) is not a date: "261301"' },
+    ]);
+    expect(await count(bank.id)).toBe(0);
+  });
+
   it("reads the real files in place and refuses one of another account naming it", async () => {
     const tryton = readFileSync(fixturePath("n43", "tryton-n43.txt"));
     const other = await createBankAccount(t, fx.companyId, {

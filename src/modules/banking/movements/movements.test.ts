@@ -1,7 +1,9 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../../test/helpers/app.js";
 import { expectAfterWalksLikeSkip, expectUnknownCursorRefused } from "../../../../test/helpers/pagination.js";
 import { addDays } from "../../../platform/dates.js";
+import { queryRows } from "../../../platform/db/sql.js";
 import { createSubaccount, postEntry } from "../../accounting/test-support.js";
 import { entryLines, line } from "../../documents/test-support.js";
 import { approvedPurchaseInvoice, issuedSalesInvoice } from "../../treasury/test-support.js";
@@ -301,5 +303,48 @@ describe("auto-match", () => {
       "again",
     );
     expect(rerun).toMatchObject({ examined: 3, applied: [] });
+  });
+
+  it("rescoring keeps unchanged suggestions, drops those of a due paid meanwhile and sets the state back", async () => {
+    const company = fx.companyId;
+    const paid = await issuedSalesInvoice(t, company, fx.customer.id, [line("1", "700")], "2026-04-10");
+    const open = await issuedSalesInvoice(t, company, fx.customer.id, [line("1", "800")], "2026-04-10");
+    const paidOn = addDays((paid.dues as Array<{ due_date: string }>)[0]!.due_date, 1);
+    const { bank, movements } = await imported([
+      { operationDate: paidOn, amount: "847.00", commonConcept: "04", concepts: ["TRANSF CLIENTE UNO SL"] },
+      { operationDate: paidOn, amount: "968.00", commonConcept: "04", concepts: ["TRANSF CLIENTE UNO SL"] },
+    ]);
+    const [gone, kept] = ["847.00", "968.00"].map((a) => movements.find((m) => m.amount === a)!);
+    expect([gone!.status, kept!.status]).toEqual(["sugerido", "sugerido"]);
+    const stored = async (movementId: string) =>
+      queryRows<{ due_id: string; score: number }>(
+        t.db,
+        sql`select due_id, score from bank_movement_suggestions where movement_id = ${movementId}`,
+      );
+    const keptBefore = await stored(kept!.id);
+    expect(keptBefore).toEqual([{ due_id: dueOf(open), score: 60 }]);
+
+    // The first invoice is paid by hand before auto-match runs: its suggestion no longer holds.
+    expectStatus(
+      await t.as(t.adminToken, {
+        method: "POST",
+        url: `/api/treasury/customer-receipts/${dueOf(paid)}/pay`,
+        payload: { date: paidOn, amount: "847.00", bank_account_id: bank.id },
+      }),
+      201,
+      "pay by hand",
+    );
+    const result = expectStatus<{ examined: number; suggested: number; applied: unknown[] }>(
+      await post("/auto-match", { bank_account_id: bank.id }),
+      200,
+      "auto-match",
+    );
+    expect(result).toMatchObject({ examined: 2, suggested: 1, applied: [] });
+    expect(await stored(gone!.id)).toEqual([]);
+    expect(await stored(kept!.id)).toEqual(keptBefore);
+    const { data } = await listMovements(t, `&bank_account_id=${bank.id}`);
+    const byAmount = new Map(data.map((m) => [m.amount, m]));
+    expect(byAmount.get("847.00")).toMatchObject({ status: "pendiente", suggestions: [] });
+    expect(byAmount.get("968.00")!.status).toBe("sugerido");
   });
 });

@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, ilike, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
 import { type Page, paginateBounded } from "../../../platform/db/paginate.js";
-import { insertUnnest, pgArray } from "../../../platform/db/sql.js";
+import { insertUnnest, pgArray, queryRows } from "../../../platform/db/sql.js";
 import { likePattern } from "../../../platform/http/pagination.js";
 import { uuidv7 } from "../../../platform/ids.js";
 import {
@@ -16,8 +16,6 @@ export type MovementRow = typeof bankMovements.$inferSelect;
 export type ReconciliationRow = typeof bankReconciliations.$inferSelect;
 export type ReconciliationInsert = typeof bankReconciliations.$inferInsert;
 export type SuggestionRow = typeof bankMovementSuggestions.$inferSelect;
-
-const CHUNK = 5_000;
 
 export interface MovementFilter {
   scope?: SQL;
@@ -121,30 +119,61 @@ export interface NewSuggestion {
   score: number;
 }
 
-/** Replaces the kept suggestions of these movements and sets each one sugerido or pendiente. */
+/** Ids per array parameter of an UPDATE or DELETE (each array is one parameter, whatever its length). */
+const ARRAY_CHUNK = 20_000;
+
+const suggestionKey = (s: { movementId: string; dueId: string }) => `${s.movementId}|${s.dueId}`;
+
+/**
+ * Makes the kept suggestions of these movements `rows` and sets each one sugerido or pendiente,
+ * writing only what changed: the kept ones are read in one query per 20,000 movements, the ones
+ * gone (or rescored) deleted and the new ones inserted by arrays, and only the movements whose
+ * state changes updated. Re-running the matcher over unchanged data writes nothing.
+ */
 export async function replaceSuggestions(
   db: Db,
-  movementIds: string[],
+  movements: Array<Pick<MovementRow, "id" | "estado">>,
   rows: NewSuggestion[],
 ): Promise<void> {
-  const suggested = new Set(rows.map((r) => r.movementId));
-  for (let i = 0; i < movementIds.length; i += CHUNK) {
-    const ids = movementIds.slice(i, i + CHUNK);
-    await db.delete(bankMovementSuggestions).where(inArray(bankMovementSuggestions.movementId, ids));
-    const withSuggestions = ids.filter((id) => suggested.has(id));
-    const without = ids.filter((id) => !suggested.has(id));
-    if (withSuggestions.length)
-      await db
-        .update(bankMovements)
-        .set({ estado: "sugerido" })
-        .where(and(inArray(bankMovements.id, withSuggestions), eq(bankMovements.estado, "pendiente")));
-    if (without.length)
-      await db
-        .update(bankMovements)
-        .set({ estado: "pendiente" })
-        .where(and(inArray(bankMovements.id, without), eq(bankMovements.estado, "sugerido")));
+  const wanted = new Map(rows.map((r) => [suggestionKey(r), r]));
+  const stale: SuggestionRow[] = [];
+  const kept = new Set<string>();
+  for (let i = 0; i < movements.length; i += ARRAY_CHUNK) {
+    const ids = movements.slice(i, i + ARRAY_CHUNK).map((m) => m.id);
+    const existing = await queryRows<SuggestionRow>(
+      db,
+      sql`select movement_id as "movementId", due_id as "dueId", target, score from ${bankMovementSuggestions}
+           where movement_id = any(${pgArray(ids)}::uuid[])`,
+    );
+    for (const s of existing) {
+      const want = wanted.get(suggestionKey(s));
+      if (want && want.target === s.target && want.score === s.score) kept.add(suggestionKey(s));
+      else stale.push(s);
+    }
   }
-  await insertSuggestions(db, rows);
+  for (let i = 0; i < stale.length; i += ARRAY_CHUNK) {
+    const chunk = stale.slice(i, i + ARRAY_CHUNK);
+    await db.execute(sql`
+      delete from ${bankMovementSuggestions} s
+       using unnest(${pgArray(chunk.map((r) => r.movementId))}::uuid[], ${pgArray(chunk.map((r) => r.dueId))}::uuid[]) as u(movement_id, due_id)
+       where s.movement_id = u.movement_id and s.due_id = u.due_id`);
+  }
+  await insertSuggestions(
+    db,
+    rows.filter((r) => !kept.has(suggestionKey(r))),
+  );
+  const suggested = new Set(rows.map((r) => r.movementId));
+  const open = movements.filter((m) => m.estado === "pendiente" || m.estado === "sugerido");
+  await setMovementsState(
+    db,
+    open.filter((m) => m.estado === "pendiente" && suggested.has(m.id)).map((m) => m.id),
+    "sugerido",
+  );
+  await setMovementsState(
+    db,
+    open.filter((m) => m.estado === "sugerido" && !suggested.has(m.id)).map((m) => m.id),
+    "pendiente",
+  );
 }
 
 /** Suggestions, 10,000 per INSERT ... SELECT FROM unnest (one array parameter per column). */
@@ -208,12 +237,12 @@ export async function insertReconciliations(db: Db, rows: ReconciliationInsert[]
   ]);
 }
 
+/** Sets these movements' state: one UPDATE per 20,000 ids, the ids as one array parameter. */
 export async function setMovementsState(db: Db, ids: string[], estado: MovementState): Promise<void> {
-  for (let i = 0; i < ids.length; i += CHUNK)
-    await db
-      .update(bankMovements)
-      .set({ estado })
-      .where(inArray(bankMovements.id, ids.slice(i, i + CHUNK)));
+  for (let i = 0; i < ids.length; i += ARRAY_CHUNK)
+    await db.execute(sql`
+      update ${bankMovements} set estado = ${estado}, updated_at = now()
+       where id = any(${pgArray(ids.slice(i, i + ARRAY_CHUNK))}::uuid[])`);
 }
 
 export async function markReconciliationUndone(db: Db, id: string, undoneBy: string): Promise<void> {

@@ -107,11 +107,7 @@ export async function refreshSuggestions(ctx: AuthedCtx, companyId: string, move
   const rows = [...suggestions].flatMap(([movementId, list]) =>
     list.map((s) => ({ movementId, dueId: s.dueId, target: s.target, score: s.score })),
   );
-  await repo.replaceSuggestions(
-    ctx.db,
-    movements.map((m) => m.id),
-    rows,
-  );
+  await repo.replaceSuggestions(ctx.db, movements, rows);
   return { suggestions, dues };
 }
 
