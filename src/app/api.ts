@@ -38,6 +38,7 @@ export const enterpriseModules: FastifyPluginAsyncZod<ModuleDeps> = async (app, 
     corsOrigins: deps.config.corsOrigins,
     redisUrl: deps.config.redisUrl,
     tenants: deps.tenants,
+    resource: { publicUrl: deps.config.publicUrl, baseDomain: deps.config.baseDomain },
   });
   await app.register(accountingRoutes, { prefix: "/accounting" });
   await app.register(documentRoutes);

@@ -3,6 +3,7 @@ import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "../config.js";
+import { protectedResourceRoutes } from "../mcp/resource-metadata.js";
 import { authenticateApiToken, authenticateMcpToken } from "../modules/api-tokens/index.js";
 import { createAuthService } from "../modules/identity/index.js";
 import { registerGuard } from "../platform/auth/guard.js";
@@ -125,6 +126,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
 
   registerIdempotency(app);
   await app.register(healthRoutes);
+  protectedResourceRoutes(app, { publicUrl: config.publicUrl, baseDomain: config.baseDomain });
 
   await app.register(
     async (v1) => {
