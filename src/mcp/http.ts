@@ -7,6 +7,9 @@ import { bearerChallenge, type ResourceOptions } from "./resource-metadata.js";
 /** Every MCP route over HTTP: API tokens only, with an MCP rule (checked by the guard). */
 export const MCP_ROUTE = { auth: "authenticated", credentials: "mcp-token" } as const;
 
+/** POST /api/mcp also takes the OAuth access tokens of assistants that signed in (docs/mcp.md). */
+export const MCP_OAUTH_ROUTE = { auth: "authenticated", credentials: "mcp-token-or-oauth" } as const;
+
 export const KEEP_ALIVE_MS = 15_000;
 
 const QUERY_CREDENTIALS = ["token", "access_token", "api_key", "apikey", "key", "auth", "authorization"];

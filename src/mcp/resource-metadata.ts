@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { MCP_SCOPE } from "../modules/api-tokens/index.js";
 import { AppError } from "../platform/http/errors.js";
+import { type TenantUrlOptions, tenantBaseUrl } from "../platform/http/tenant-url.js";
 import { TOOLS } from "./tools/index.js";
 
 /**
@@ -9,25 +10,11 @@ import { TOOLS } from "./tools/index.js";
  * metadata document telling a client which authorization server issues tokens for /api/mcp, the
  * `WWW-Authenticate` challenge pointing at it, and the `insufficient_scope` refusal.
  */
-export interface ResourceOptions {
-  /** PUBLIC_URL: the single tenant's base URL, and the scheme and port of every tenant's. */
-  publicUrl: string;
-  /** BASE_DOMAIN: with it, tenant `x` lives at `{scheme}://x.{BASE_DOMAIN}{:port}`. */
-  baseDomain?: string;
-}
+export type ResourceOptions = TenantUrlOptions;
+export { tenantBaseUrl };
 
 export const MCP_PATH = "/api/mcp";
 export const RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
-
-/**
- * The tenant's base URL, from the configuration and the tenant id the guard resolved (never from the
- * Host header as sent, so no request can make the metadata point elsewhere).
- */
-export function tenantBaseUrl(options: ResourceOptions, tenantId: string): string {
-  const url = new URL(options.publicUrl);
-  if (options.baseDomain) url.hostname = `${tenantId}.${options.baseDomain}`;
-  return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
-}
 
 /** The scopes an MCP client may ask for: plain `mcp` (every tool) and one per tool area. */
 export const MCP_SCOPES: readonly string[] = [

@@ -11,7 +11,7 @@ import { canUseMcpTool } from "../modules/api-tokens/index.js";
 import type { Db } from "../platform/db/client.js";
 import type { TenantDirectory } from "../platform/db/tenancy.js";
 import { AppError, BadRequestError } from "../platform/http/errors.js";
-import { hijack, KEEP_ALIVE_MS, MCP_ROUTE } from "./http.js";
+import { hijack, KEEP_ALIVE_MS, MCP_OAUTH_ROUTE } from "./http.js";
 import { assertLocalCaller } from "./local-server-file.js";
 import { mcpOpenApi } from "./openapi.js";
 import { localPrincipal, type Principal, principalOfActor } from "./principal.js";
@@ -164,7 +164,7 @@ export async function streamableRoutes(
 ) {
   const handler = mcpEntry(app.log);
   app.addHook("onClose", () => handler.close());
-  app.post("/", { config: MCP_ROUTE, schema: mcpOpenApi.post }, (request, reply) => {
+  app.post("/", { config: MCP_OAUTH_ROUTE, schema: mcpOpenApi.post }, (request, reply) => {
     const principal = principalOfActor(request.actor!);
     assertScopes(request, principal, options.resource);
     return serve(handler, request, reply, principal);
@@ -173,7 +173,7 @@ export async function streamableRoutes(
     app.route({
       method,
       url: "/",
-      config: MCP_ROUTE,
+      config: MCP_OAUTH_ROUTE,
       schema: method === "GET" ? mcpOpenApi.get : mcpOpenApi.delete,
       handler: methodNotAllowed,
     });

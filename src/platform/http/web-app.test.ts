@@ -54,7 +54,7 @@ describe("the web app served at /", () => {
     "/api/v1/nope",
     "/docs",
     "/docs/x",
-    "/.well-known/oauth-authorization-server",
+    "/.well-known/security.txt",
     "/api",
   ])("keeps the problem+json 404 of %s", async (url) => {
     const res = await t.app.inject({ method: "GET", url });
