@@ -130,7 +130,6 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
     secret: config.jwtSecret,
     resourcePath: MCP_PATH,
     scopes: MCP_SCOPES,
-    trustProxy: config.trustProxy || config.trustedProxies.length > 0,
     log: app.log,
     onGrantRevoked: (db, grantId, route) => {
       db()

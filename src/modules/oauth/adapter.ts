@@ -1,8 +1,10 @@
-import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client.js";
 import { oauthModels } from "./tables.js";
 
 type Payload = Record<string, unknown>;
+
+const SWEEP_INTERVAL_MS = 3600_000;
 
 /**
  * oidc-provider's storage adapter over the tenant's database (table oauth_models): one instance
@@ -10,6 +12,14 @@ type Payload = Record<string, unknown>;
  * expects (a consumed code or refresh token presented again is how it detects reuse).
  */
 export function drizzleAdapter(db: () => Promise<Db>) {
+  let lastSweep = 0;
+  /** Expired artifacts are dropped a day after they expire, at most once an hour per process. */
+  async function sweep(handle: Db) {
+    if (Date.now() - lastSweep < SWEEP_INTERVAL_MS) return;
+    lastSweep = Date.now();
+    await handle.delete(oauthModels).where(lt(oauthModels.expiresAt, sql`now() - interval '1 day'`));
+  }
+
   return class DrizzleAdapter {
     constructor(readonly kind: string) {}
 
@@ -31,7 +41,9 @@ export function drizzleAdapter(db: () => Promise<Db>) {
         userCode: typeof payload.userCode === "string" ? payload.userCode : null,
         expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
       };
-      await (await db())
+      const handle = await db();
+      await sweep(handle);
+      await handle
         .insert(oauthModels)
         .values(row)
         .onConflictDoUpdate({

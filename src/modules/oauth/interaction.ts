@@ -6,7 +6,7 @@ import { AppError } from "../../platform/http/errors.js";
 import type { AuthService } from "../identity/index.js";
 import { emailsOfUsers } from "../identity/index.js";
 import { type ClientView, type Lang, pageCsp, pickLang, renderConsent, renderSignIn } from "./page.js";
-import { INTERACTION_PATH, type TenantOAuth } from "./provider.js";
+import { asIssuer, INTERACTION_PATH, type TenantOAuth } from "./provider.js";
 import * as repo from "./repository.js";
 import { consent } from "./service.js";
 
@@ -66,6 +66,7 @@ export function interactionRoutes(app: FastifyInstance, options: InteractionOpti
 
   async function details(request: FastifyRequest, reply: FastifyReply, uid: string) {
     const server = options.server(request);
+    asIssuer(request.raw, server.issuer);
     let interaction: Awaited<ReturnType<TenantOAuth["provider"]["interactionDetails"]>>;
     try {
       interaction = await server.provider.interactionDetails(request.raw, reply.raw);

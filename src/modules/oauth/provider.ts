@@ -1,4 +1,5 @@
 import { createPrivateKey, hkdfSync } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors, Provider } from "oidc-provider";
 import type { OAuthConfig } from "../../config.js";
 import type { Db } from "../../platform/db/client.js";
@@ -24,7 +25,6 @@ export interface OAuthServerOptions extends TenantUrlOptions {
   /** The path of the protected resource (the MCP endpoint) and the scopes it accepts. */
   resourcePath: string;
   scopes: readonly string[];
-  trustProxy: boolean;
   log: { warn(details: object, message: string): void };
   /** oidc-provider revoked a grant itself (a spent refresh token reused, or the client revoked it). */
   onGrantRevoked(db: () => Promise<Db>, grantId: string, route: string): void;
@@ -48,6 +48,22 @@ export interface TenantOAuth {
   provider: Provider;
   issuer: string;
   resource: string;
+  /** Serves one request of oidc-provider's endpoints (see asIssuer). */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
+/**
+ * oidc-provider builds its endpoint URLs (discovery, redirects back from the sign-in page) from the
+ * request's host and scheme. They are set to the issuer's before it sees a request, so no Host or
+ * X-Forwarded-* header can make it advertise another origin, and the cookies are secure whenever
+ * the issuer is https (a TLS-terminating proxy in front).
+ */
+export function asIssuer(req: IncomingMessage, issuer: string) {
+  const url = new URL(issuer);
+  req.headers.host = url.host;
+  req.headers["x-forwarded-proto"] = url.protocol.slice(0, -1);
+  delete req.headers["x-forwarded-host"];
+  delete req.headers.forwarded;
 }
 
 /**
@@ -68,6 +84,9 @@ export function createOAuthServers(options: OAuthServerOptions) {
     const provider = new Provider(issuer, {
       adapter: drizzleAdapter(db),
       clients: [],
+      // Browser-based clients may call the token endpoint from the origins of their redirect URIs.
+      clientBasedCORS: (_ctx: unknown, origin: string, client: { redirectUris: string[] }) =>
+        client.redirectUris.some((uri) => URL.parse(uri)?.origin === origin),
       findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub }) }),
       cookies: {
         keys: [derive(options.secret, "cookies").toString("base64url")],
@@ -139,11 +158,17 @@ export function createOAuthServers(options: OAuthServerOptions) {
       },
       fetch: cimdFetch(oauth),
     });
-    provider.proxy = options.trustProxy;
+    // Only the scheme is read from X-Forwarded-Proto, which asIssuer sets from the issuer.
+    provider.proxy = true;
     provider.on("grant.revoked", (ctx, grantId) =>
       options.onGrantRevoked(db, grantId as string, (ctx as { oidc?: { route?: string } }).oidc?.route ?? ""),
     );
-    return { provider, issuer, resource };
+    const callback = provider.callback();
+    const handle = async (req: IncomingMessage, res: ServerResponse) => {
+      asIssuer(req, issuer);
+      await callback(req, res);
+    };
+    return { provider, issuer, resource, handle };
   }
 
   return {

@@ -74,7 +74,6 @@ export async function authorizationServerRoutes(app: FastifyInstance, options: A
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("*", (_request, _payload, done) => done(null, undefined));
-    const handlers = new WeakMap<TenantOAuth, ReturnType<TenantOAuth["provider"]["callback"]>>();
     for (const url of [
       "/oauth/*",
       "/.well-known/oauth-authorization-server",
@@ -87,18 +86,13 @@ export async function authorizationServerRoutes(app: FastifyInstance, options: A
         schema: { hide: true },
         handler: async (request, reply) => {
           const server = serverOf(options.servers, request);
-          let handler = handlers.get(server);
-          if (!handler) {
-            handler = server.provider.callback();
-            handlers.set(server, handler);
-          }
           const raw = reply.raw;
           raw.setHeader("content-security-policy", pageCsp());
           raw.setHeader("x-content-type-options", "nosniff");
           raw.setHeader("x-frame-options", "DENY");
           raw.setHeader("referrer-policy", "no-referrer");
           reply.hijack();
-          await handler(request.raw, raw);
+          await server.handle(request.raw, raw);
         },
       });
     }

@@ -8,6 +8,7 @@ import { createServer as createNetServer } from "node:net";
 import type {
   OAuthClientMetadata,
   OAuthClientProvider,
+  OAuthDiscoveryState,
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
@@ -76,6 +77,7 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
   saved?: StoredOAuthTokens;
   private info?: StoredOAuthClientInformation;
   private verifier = "";
+  private discovery?: OAuthDiscoveryState;
 
   constructor(readonly clientMetadataUrl: string) {}
 
@@ -111,6 +113,12 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
   }
   codeVerifier() {
     return this.verifier;
+  }
+  saveDiscoveryState(state: OAuthDiscoveryState) {
+    this.discovery = state;
+  }
+  discoveryState() {
+    return this.discovery;
   }
 }
 
