@@ -359,6 +359,29 @@ describe("the sign-in and consent pages", () => {
     expect(en).toContain('<label for="email">E-mail</label>');
   });
 
+  it("re-asks when no area is chosen, and a denial goes back to the assistant as access_denied", async () => {
+    const clientId = host.publish("/deny.json");
+    const browser = new Browser(base);
+    const login = await browser.follow(authorizationUrl(clientId));
+    const signedIn = await browser.submit({ html: await login.res.text(), url: login.url }, TEST_ADMIN);
+    const page = await browser.follow(new URL(signedIn.headers.get("location")!, login.url));
+    const html = await page.res.text();
+    expect(html).toContain("Customers and suppliers");
+    const empty = await browser.submit({ html, url: page.url }, { company: "all", decision: "allow" });
+    expect(empty.status).toBe(400);
+    expect(await empty.text()).toMatch(/role="alert"[^<]*choose at least one area/);
+    const foreign = await browser.submit(
+      { html, url: page.url },
+      { company: "00000000-0000-7000-8000-000000000000", scope: "mcp:contacts", decision: "allow" },
+    );
+    expect(foreign.status).toBe(400);
+    const denied = await browser.submit({ html, url: page.url }, { company: "all", decision: "deny" });
+    const back = await browser.follow(new URL(denied.headers.get("location")!, page.url));
+    expect(back.url.searchParams.get("error")).toBe("access_denied");
+    expect(back.url.searchParams.get("state")).toBe("s1");
+    expect((await grantsAs(t.adminToken)).data.map((g) => g.client_id)).not.toContain(clientId);
+  });
+
   it("a user sees only their own grants unless they may read API tokens; another's grant is a 404", async () => {
     (await signedInClient("/grants.json")).client.close();
     const user = await t.userWith(["clients:leer"]);

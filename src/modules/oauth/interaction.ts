@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { publicCtxOf } from "../../platform/http/context.js";
-import { AppError } from "../../platform/http/errors.js";
+import { AppError, BadRequestError } from "../../platform/http/errors.js";
 import type { AuthService } from "../identity/index.js";
 import { emailsOfUsers } from "../identity/index.js";
 import { type ClientView, type Lang, pageCsp, pickLang, renderConsent, renderSignIn } from "./page.js";
@@ -181,21 +181,28 @@ export function interactionRoutes(app: FastifyInstance, options: InteractionOpti
     if (one(form, "decision") !== "allow") {
       return redirect({ error: "access_denied", error_description: "The user denied access" }, false);
     }
-    const grantId = await consent(
-      request.tenant.handle.db,
-      server,
-      {
-        userId: accountId,
-        clientId: view.clientId,
-        clientName: view.name,
-        redirectHost: view.redirectHost,
-        company: one(form, "company") ?? "",
-        scopes: [form.scope ?? []].flat(),
-        oidcScopes: [interaction.prompt.details.missingOIDCScope ?? []].flat() as string[],
-        ip: request.ip,
-      },
-      offered(interaction.params.scope),
-    );
+    let grantId: string;
+    try {
+      grantId = await consent(
+        request.tenant.handle.db,
+        server,
+        {
+          userId: accountId,
+          clientId: view.clientId,
+          clientName: view.name,
+          redirectHost: view.redirectHost,
+          company: one(form, "company") ?? "",
+          scopes: [form.scope ?? []].flat(),
+          oidcScopes: [interaction.prompt.details.missingOIDCScope ?? []].flat() as string[],
+          ip: request.ip,
+        },
+        offered(interaction.params.scope),
+      );
+    } catch (err) {
+      if (!(err instanceof BadRequestError)) throw err;
+      const detail = (err.options.errors ?? []).map((e) => `${e.path}: ${e.message}`).join("; ");
+      return render(request, reply, uid, lang, { status: 400, error: `${err.message} (${detail})` });
+    }
     return redirect({ consent: { grantId } });
   });
 }
