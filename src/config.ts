@@ -43,6 +43,11 @@ const envSchema = z
     MCP_TENANT: optionalString,
     SSE_URL: optionalString.pipe(z.url().optional()),
     MCP_AUTHORIZATION: optionalString,
+    OAUTH_ACCESS_TOKEN_TTL_SECONDS: positiveInt(600).pipe(z.number().min(30).max(86400)),
+    OAUTH_DYNAMIC_REGISTRATION: z.enum(["true", "false"]).default("false"),
+    OAUTH_CIMD_ALLOW_HTTP_LOOPBACK: z.enum(["true", "false"]).default("false"),
+    OAUTH_CIMD_ALLOWED_HOSTS: optionalString,
+    OAUTH_CIMD_DENIED_HOSTS: optionalString,
     VERIFACTU_SOFTWARE_NAME: z.string().trim().min(1).max(30).default("Cuadra"),
     VERIFACTU_SOFTWARE_ID: z.string().trim().min(1).max(2).default("CU"),
     VERIFACTU_SOFTWARE_VERSION: z.string().trim().min(1).max(50).default("0.1.0"),
@@ -135,8 +140,28 @@ export interface Config {
   /** `npm run mcp` as an SSE proxy: the remote server's {base_url}/api/mcp/sse and its Authorization value. */
   sseUrl?: string;
   mcpAuthorization?: string;
+  oauth: OAuthConfig;
   verifactu: VerifactuConfig;
 }
+
+/** The MCP sign-in (OAuth 2.1 authorization server, docs/mcp.md). */
+export interface OAuthConfig {
+  accessTokenTtlSeconds: number;
+  /** RFC 7591 registration for clients without a metadata document (off by default). */
+  dynamicRegistration: boolean;
+  /** Tests only: fetch a loopback client_id URL over plain HTTP (never on a real deployment). */
+  cimdAllowHttpLoopback: boolean;
+  /** Client metadata documents: only from these hosts (empty: any public host); `*.x` for subdomains. */
+  cimdAllowedHosts: string[];
+  /** Client metadata documents never from these hosts. */
+  cimdDeniedHosts: string[];
+}
+
+const hostList = (value: string | undefined) =>
+  (value ?? "")
+    .split(",")
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
 
 /** VeriFactu: the software block of every record and event, their time zone, and the QR host. */
 export interface VerifactuConfig {
@@ -236,6 +261,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcpTenant: e.MCP_TENANT,
     sseUrl: e.SSE_URL,
     mcpAuthorization: e.MCP_AUTHORIZATION,
+    oauth: {
+      accessTokenTtlSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+      dynamicRegistration: e.OAUTH_DYNAMIC_REGISTRATION === "true",
+      cimdAllowHttpLoopback: e.OAUTH_CIMD_ALLOW_HTTP_LOOPBACK === "true",
+      cimdAllowedHosts: hostList(e.OAUTH_CIMD_ALLOWED_HOSTS),
+      cimdDeniedHosts: hostList(e.OAUTH_CIMD_DENIED_HOSTS),
+    },
     verifactu: {
       softwareName: e.VERIFACTU_SOFTWARE_NAME,
       softwareId: e.VERIFACTU_SOFTWARE_ID,

@@ -73,5 +73,7 @@ export const API_DOCS: DocsOptions = {
     tax: "Spanish tax returns (303, 111, 115, 349, 390) from the books, the box map and the VAT books.",
     verifactu: "VeriFactu: the chained registration records of issued invoices, their XML and the event log.",
     mcp: "The Model Context Protocol server for AI assistants (read-only tools), over Streamable HTTP and the legacy SSE pair.",
+    oauth:
+      "Assistants connected to the MCP server by OAuth sign-in (docs/mcp.md): list them and revoke their access.",
   },
 };

@@ -9,6 +9,7 @@ import { companyRoutes } from "../modules/companies/index.js";
 // Registers the documents engine's company hook: every company created gets its series, tax codes...
 import { documentRoutes } from "../modules/documents/index.js";
 import { enterpriseAuthRoutes } from "../modules/identity/index.js";
+import { oauthGrantRoutes } from "../modules/oauth/index.js";
 import { productsModuleRoutes } from "../modules/products/index.js";
 import { purchaseRoutes } from "../modules/purchases/index.js";
 import { salesRoutes } from "../modules/sales/index.js";
@@ -38,7 +39,9 @@ export const enterpriseModules: FastifyPluginAsyncZod<ModuleDeps> = async (app, 
     corsOrigins: deps.config.corsOrigins,
     redisUrl: deps.config.redisUrl,
     tenants: deps.tenants,
+    resource: { publicUrl: deps.config.publicUrl, baseDomain: deps.config.baseDomain },
   });
+  await app.register(oauthGrantRoutes, { prefix: "/oauth" });
   await app.register(accountingRoutes, { prefix: "/accounting" });
   await app.register(documentRoutes);
   await app.register(salesRoutes, { prefix: "/sales" });

@@ -1,10 +1,19 @@
+import { createHmac } from "node:crypto";
 import cors from "@fastify/cors";
 import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "../config.js";
+import { MCP_PATH, MCP_SCOPES, protectedResourceRoutes } from "../mcp/resource-metadata.js";
 import { authenticateApiToken, authenticateMcpToken } from "../modules/api-tokens/index.js";
 import { createAuthService } from "../modules/identity/index.js";
+import {
+  authorizationServerRoutes,
+  createOAuthServers,
+  grantRevokedByServer,
+  resolveAccessToken,
+  serverOf,
+} from "../modules/oauth/index.js";
 import { registerGuard } from "../platform/auth/guard.js";
 import { createTokenService } from "../platform/auth/tokens.js";
 import type { TenantDirectory } from "../platform/db/tenancy.js";
@@ -114,17 +123,44 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   });
   const auth = createAuthService({ tokens });
   const deps: ModuleDeps = { config, tokens, auth, tenants, fileStorage: appDeps.fileStorage };
+  const oauthServers = createOAuthServers({
+    publicUrl: config.publicUrl,
+    baseDomain: config.baseDomain,
+    oauth: config.oauth,
+    secret: config.jwtSecret,
+    resourcePath: MCP_PATH,
+    scopes: MCP_SCOPES,
+    log: app.log,
+    onGrantRevoked: (db, grantId, route) => {
+      db()
+        .then((handle) => grantRevokedByServer(handle, grantId, route))
+        .catch((err) =>
+          app.log.error({ err, grantId }, "Could not record a grant revoked by the OAuth server"),
+        );
+    },
+  });
   registerGuard(app, {
     tenants,
     authenticators: {
       jwt: auth.authenticateJwt,
       apiToken: authenticateApiToken,
       mcpToken: authenticateMcpToken,
+      oauthToken: (request, credential) =>
+        resolveAccessToken(request.tenant.handle.db, serverOf(oauthServers, request), credential),
     },
   });
 
   registerIdempotency(app);
   await app.register(healthRoutes);
+  protectedResourceRoutes(app, { publicUrl: config.publicUrl, baseDomain: config.baseDomain });
+  await authorizationServerRoutes(app, {
+    servers: oauthServers,
+    interaction: {
+      auth,
+      scopes: MCP_SCOPES,
+      csrfKey: Buffer.from(createHmac("sha256", config.jwtSecret).update("cuadra-oauth-csrf").digest()),
+    },
+  });
 
   await app.register(
     async (v1) => {

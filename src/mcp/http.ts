@@ -2,9 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../platform/db/client.js";
 import type { TenantDirectory } from "../platform/db/tenancy.js";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "../platform/http/errors.js";
+import { bearerChallenge, type ResourceOptions } from "./resource-metadata.js";
 
 /** Every MCP route over HTTP: API tokens only, with an MCP rule (checked by the guard). */
 export const MCP_ROUTE = { auth: "authenticated", credentials: "mcp-token" } as const;
+
+/** POST /api/mcp also takes the OAuth access tokens of assistants that signed in (docs/mcp.md). */
+export const MCP_OAUTH_ROUTE = { auth: "authenticated", credentials: "mcp-token-or-oauth" } as const;
 
 export const KEEP_ALIVE_MS = 15_000;
 
@@ -12,9 +16,20 @@ const QUERY_CREDENTIALS = ["token", "access_token", "api_key", "apikey", "key", 
 
 /**
  * Hooks of the MCP scope: credentials in the URL are refused (they leak into logs and proxies),
- * and a browser Origin outside CORS_ORIGINS is refused (DNS-rebinding protection).
+ * a browser Origin outside CORS_ORIGINS is refused (DNS-rebinding protection), and every 401
+ * points the client at the protected-resource metadata (RFC 9728), where OAuth sign-in starts.
  */
-export function registerMcpHooks(app: FastifyInstance, corsOrigins: readonly string[]) {
+export function registerMcpHooks(
+  app: FastifyInstance,
+  corsOrigins: readonly string[],
+  resource: ResourceOptions,
+) {
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (reply.statusCode === 401 && request.tenant) {
+      reply.header("www-authenticate", bearerChallenge(resource, request));
+    }
+    return payload;
+  });
   app.addHook("onRequest", async (request) => {
     const query = (request.query ?? {}) as Record<string, unknown>;
     const leaked = Object.keys(query).some((k) => QUERY_CREDENTIALS.includes(k.toLowerCase()));

@@ -41,7 +41,10 @@ export const mcpOpenApi = {
       "One JSON-RPC message per POST. 2026-07-28 clients send a `_meta` envelope with each request " +
       "and the Mcp-Method / Mcp-Name / MCP-Protocol-Version headers (server/discover, tools/list, " +
       "tools/call, subscriptions/listen); 2025-era clients open with initialize and are served " +
-      "statelessly (no Mcp-Session-Id). Errors of a 2026-07-28 request are delivered in-band.",
+      "statelessly (no Mcp-Session-Id). Errors of a 2026-07-28 request are delivered in-band. A 401 " +
+      'carries `WWW-Authenticate: Bearer resource_metadata="..."` (RFC 9728); a tools/call whose ' +
+      "token lacks the tool's scope answers 403 `insufficient_scope` naming it (type " +
+      "urn:cuadra:problem:insufficient-scope, member `scope`).",
     response: {
       200: jsonRpcResponse,
       202: z.null().describe("A notification or response accepted (no body)"),

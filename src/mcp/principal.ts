@@ -7,7 +7,7 @@ export interface Principal {
   actor: Actor;
   /** The API token's access rules (resource_name values); ["*"] for unrestricted local access. */
   scopes: readonly string[];
-  /** The API token behind the connection; null for unrestricted local access (stdio). */
+  /** The API token (or OAuth grant) behind the connection; null for unrestricted local access (stdio). */
   tokenId: string | null;
 }
 
@@ -34,7 +34,7 @@ export const MCP_READ_PERMISSIONS = [
 
 /** The principal of an HTTP request the guard authenticated with an API token. */
 export function principalOfActor(actor: Actor): Principal {
-  return { actor, scopes: actor.scopes ?? [], tokenId: actor.apiTokenId ?? null };
+  return { actor, scopes: actor.scopes ?? [], tokenId: actor.apiTokenId ?? actor.oauthGrantId ?? null };
 }
 
 /** The principal of `token` read again from the database at each call, or why it no longer works. */

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from "fastify";
 import type { TenantDirectory } from "../platform/db/tenancy.js";
 import { registerMcpHooks } from "./http.js";
 import { RedisRelay } from "./relay.js";
+import type { ResourceOptions } from "./resource-metadata.js";
 import { sseRoutes } from "./sse.js";
 import { streamableRoutes } from "./streamable.js";
 
@@ -17,12 +18,14 @@ export interface McpRoutesOptions {
   /** REDIS_URL: relays SSE messages between nodes when set. */
   redisUrl?: string;
   tenants: TenantDirectory;
+  /** PUBLIC_URL and BASE_DOMAIN: where the protected-resource metadata of each tenant lives. */
+  resource: ResourceOptions;
 }
 
 export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, options) => {
-  registerMcpHooks(app, options.corsOrigins);
+  registerMcpHooks(app, options.corsOrigins, options.resource);
   const relay = options.redisUrl ? new RedisRelay(options.redisUrl, app.log) : null;
   if (relay) app.addHook("onClose", () => relay.close());
   await sseRoutes(app, { tenants: options.tenants, relay });
-  await streamableRoutes(app, { tenants: options.tenants });
+  await streamableRoutes(app, { tenants: options.tenants, resource: options.resource });
 };

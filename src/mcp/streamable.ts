@@ -7,14 +7,17 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { canUseMcpTool } from "../modules/api-tokens/index.js";
 import type { Db } from "../platform/db/client.js";
 import type { TenantDirectory } from "../platform/db/tenancy.js";
 import { AppError, BadRequestError } from "../platform/http/errors.js";
-import { hijack, KEEP_ALIVE_MS, MCP_ROUTE } from "./http.js";
+import { hijack, KEEP_ALIVE_MS, MCP_OAUTH_ROUTE } from "./http.js";
 import { assertLocalCaller } from "./local-server-file.js";
 import { mcpOpenApi } from "./openapi.js";
 import { localPrincipal, type Principal, principalOfActor } from "./principal.js";
+import { InsufficientScopeError, type ResourceOptions, resourceMetadataUrl } from "./resource-metadata.js";
 import { createMcpServer, type ErrorLog } from "./server.js";
+import { TOOLS } from "./tools/index.js";
 
 /** What the per-request server factory needs, carried through the SDK's pass-through authInfo. */
 interface Caller {
@@ -128,6 +131,25 @@ async function serve(
   }
 }
 
+const TOOL_SCOPES = new Map(TOOLS.map((tool) => [tool.name, tool.access.scope]));
+
+/**
+ * Over HTTP a tool call the token's scopes do not cover is refused before it is served: 403
+ * `insufficient_scope` naming the scope, so an OAuth client can ask the user for it (step-up).
+ * Tools the token may call but its user may not still answer in-band, as over SSE and stdio.
+ */
+function assertScopes(request: FastifyRequest, principal: Principal, resource: ResourceOptions) {
+  for (const message of [request.body].flat()) {
+    if (!message || typeof message !== "object") continue;
+    const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+    if (method !== "tools/call" || typeof params?.name !== "string") continue;
+    const scope = TOOL_SCOPES.get(params.name);
+    if (scope && !canUseMcpTool(principal.scopes, scope)) {
+      throw new InsufficientScopeError(params.name, scope, resourceMetadataUrl(resource, request.tenant.id));
+    }
+  }
+}
+
 const methodNotAllowed = async () => {
   throw new AppError(
     405,
@@ -136,17 +158,22 @@ const methodNotAllowed = async () => {
   );
 };
 
-export async function streamableRoutes(app: FastifyInstance, options: { tenants: TenantDirectory }) {
+export async function streamableRoutes(
+  app: FastifyInstance,
+  options: { tenants: TenantDirectory; resource: ResourceOptions },
+) {
   const handler = mcpEntry(app.log);
   app.addHook("onClose", () => handler.close());
-  app.post("/", { config: MCP_ROUTE, schema: mcpOpenApi.post }, (request, reply) =>
-    serve(handler, request, reply, principalOfActor(request.actor!)),
-  );
+  app.post("/", { config: MCP_OAUTH_ROUTE, schema: mcpOpenApi.post }, (request, reply) => {
+    const principal = principalOfActor(request.actor!);
+    assertScopes(request, principal, options.resource);
+    return serve(handler, request, reply, principal);
+  });
   for (const method of ["GET", "DELETE"] as const) {
     app.route({
       method,
       url: "/",
-      config: MCP_ROUTE,
+      config: MCP_OAUTH_ROUTE,
       schema: method === "GET" ? mcpOpenApi.get : mcpOpenApi.delete,
       handler: methodNotAllowed,
     });

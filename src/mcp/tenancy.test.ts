@@ -114,6 +114,29 @@ describe("MCP with BASE_DOMAIN: the Host names the tenant", () => {
     await expect(clientFor("globex", tokens.get("acme")!)).rejects.toThrow(/401/);
   });
 
+  it("each tenant's resource metadata and 401 challenge name its own host", async () => {
+    for (const slug of SLUGS) {
+      const own = `http://${host(slug)}:8000`;
+      const metadata = await app.inject({
+        method: "GET",
+        url: "/.well-known/oauth-protected-resource/api/mcp",
+        headers: { host: host(slug) },
+      });
+      expect(metadata.json()).toMatchObject({ resource: `${own}/api/mcp`, authorization_servers: [own] });
+      const refused = await app.inject({ method: "POST", url: "/api/mcp", headers: { host: host(slug) } });
+      expect(refused.statusCode).toBe(401);
+      expect(refused.headers["www-authenticate"]).toContain(
+        `resource_metadata="${own}/.well-known/oauth-protected-resource/api/mcp"`,
+      );
+    }
+    const unknown = await app.inject({
+      method: "GET",
+      url: "/.well-known/oauth-protected-resource",
+      headers: { host: host("initech") },
+    });
+    expect(unknown.statusCode).toBe(404);
+  });
+
   it("a session opened on one tenant does not exist on another", async () => {
     const stream = await openRawStream(base, tokens.get("acme")!, {}, hostFetch(host("acme")));
     const init = { jsonrpc: "2.0", id: 1, method: "ping" };

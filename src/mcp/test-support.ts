@@ -144,6 +144,12 @@ export function errorText(result: unknown): string {
   return (r.content[0] as { text: string }).text;
 }
 
+/**
+ * Over HTTP a tool call outside the token's scopes is refused with 403 insufficient_scope naming
+ * the scope (the SDK client rejects with the status and the problem body).
+ */
+export const outOfScope = (scope: string) => new RegExp(`403[\\s\\S]*needs the scope ${scope}\\b`);
+
 /** Row count and content hash of every table (api_tokens.last_used_at aside: authentication keeps it). */
 export async function snapshotTables(db: Db): Promise<Record<string, string>> {
   const tables = await queryRows<{ name: string }>(

@@ -1,6 +1,9 @@
-/** Who is calling: a user (through a JWT) or an API token acting for the user who created it. */
+/**
+ * Who is calling: a user (through a JWT), an API token acting for the user who created it, or an
+ * assistant's OAuth access token acting for the user who consented (MCP only).
+ */
 export interface Actor {
-  kind: "user" | "api_token";
+  kind: "user" | "api_token" | "oauth";
   userId: string;
   email: string;
   fullName: string;
@@ -20,5 +23,8 @@ export interface Actor {
   tokenExpiresAt?: Date;
   /** API token callers: the token id and its access rules (resource_name values). */
   apiTokenId?: string;
+  /** OAuth callers: the grant the access token belongs to. */
+  oauthGrantId?: string;
+  /** API token and OAuth callers: the access rules or granted scopes. */
   scopes?: readonly string[];
 }

@@ -11,7 +11,13 @@ export type Authenticator = (request: FastifyRequest, credential: string) => Pro
 export interface GuardOptions {
   tenants: TenantDirectory;
   /** Tried in order; the first that recognises the credential decides. */
-  authenticators: { jwt: Authenticator; apiToken?: Authenticator; mcpToken?: Authenticator };
+  authenticators: {
+    jwt: Authenticator;
+    apiToken?: Authenticator;
+    mcpToken?: Authenticator;
+    /** An MCP client's OAuth access token (POST /api/mcp only). */
+    oauthToken?: Authenticator;
+  };
 }
 
 /** Routes outside any tenant: liveness probes, the local CLI's control channel (src/cli/server-control.ts). */
@@ -77,10 +83,13 @@ export function registerGuard(app: FastifyInstance, options: GuardOptions) {
     if (config.auth === "public") return;
     const credential = bearerCredential(request);
     if (!credential) throw new UnauthorizedError("Missing Authorization: Bearer token");
-    const { jwt, apiToken, mcpToken } = options.authenticators;
+    const { jwt, apiToken, mcpToken, oauthToken } = options.authenticators;
     const isApiToken = credential.startsWith("cdr_");
     let actor: Actor | null;
-    if (config.credentials === "mcp-token") {
+    if (config.credentials === "mcp-token-or-oauth" && !isApiToken) {
+      if (!oauthToken) throw new UnauthorizedError("The MCP server needs an API token (cdr_...)");
+      actor = await oauthToken(request, credential);
+    } else if (config.credentials === "mcp-token" || config.credentials === "mcp-token-or-oauth") {
       if (!isApiToken || !mcpToken)
         throw new UnauthorizedError("The MCP server needs an API token (cdr_...)");
       actor = await mcpToken(request, credential);

@@ -13,7 +13,7 @@ declare module "fastify" {
      * Which credentials the route accepts: user JWTs (default), JWTs or API tokens with the
      * api_access rule (enterprise API), or only API tokens with an MCP rule (the MCP server).
      */
-    credentials?: "jwt" | "jwt-or-api-token" | "mcp-token";
+    credentials?: "jwt" | "jwt-or-api-token" | "mcp-token" | "mcp-token-or-oauth";
     /**
      * A multipart/form-data upload read by the handler (schema `consumes`): its parts, so the
      * OpenAPI document shows the form and "Try it out" can attach the file.

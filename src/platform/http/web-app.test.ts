@@ -49,20 +49,16 @@ describe("the web app served at /", () => {
     },
   );
 
-  it.each([
-    "/api/nope",
-    "/api/v1/nope",
-    "/docs",
-    "/docs/x",
-    "/.well-known/oauth-authorization-server",
-    "/api",
-  ])("keeps the problem+json 404 of %s", async (url) => {
-    const res = await t.app.inject({ method: "GET", url });
-    expect(res.statusCode).toBe(404);
-    expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-    expect(res.headers["cache-control"]).toBe("no-store");
-    expect(res.headers["content-security-policy"]).toContain("default-src 'none'");
-  });
+  it.each(["/api/nope", "/api/v1/nope", "/docs", "/docs/x", "/.well-known/security.txt", "/api"])(
+    "keeps the problem+json 404 of %s",
+    async (url) => {
+      const res = await t.app.inject({ method: "GET", url });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
+      expect(res.headers["cache-control"]).toBe("no-store");
+      expect(res.headers["content-security-policy"]).toContain("default-src 'none'");
+    },
+  );
 
   it("a missing asset is a 404, not the app page", async () => {
     const res = await t.app.inject({ method: "GET", url: "/assets/missing-123.js" });

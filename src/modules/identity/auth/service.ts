@@ -55,12 +55,27 @@ export function createAuthService(deps: { tokens: TokenService }) {
     );
   }
 
-  async function attemptLogin(
-    ctx: Ctx,
-    normalized: string,
-    password: string,
-    client: ClientInfo,
-  ): Promise<TokenPair> {
+  /**
+   * Signs a user in elsewhere than /auth/login (the MCP OAuth consent page): the same throttling,
+   * password check and login audit, without opening a session or issuing tokens.
+   */
+  async function verifyLogin(ctx: Ctx, email: string, password: string, client: ClientInfo): Promise<string> {
+    const normalized = email.trim().toLowerCase();
+    return loginQueue.run(`${ctx.tenantId}\n${normalized}\n${client.ip ?? ""}`, async () => {
+      const user = await checkPassword(ctx, normalized, password, client);
+      await repo.recordLoginAttempt(ctx.db, {
+        email: normalized,
+        ip: client.ip,
+        userAgent: client.userAgent,
+        userId: user.id,
+        outcome: "ok",
+      });
+      return user.id;
+    });
+  }
+
+  /** The user whose password this is, or the same refusal /auth/login gives (audited). */
+  async function checkPassword(ctx: Ctx, normalized: string, password: string, client: ClientInfo) {
     const audit = { email: normalized, ip: client.ip, userAgent: client.userAgent };
     const wait = await repo.secondsUntilLoginAllowed(ctx.db, normalized, client.ip);
     if (wait > 0) {
@@ -79,6 +94,17 @@ export function createAuthService(deps: { tokens: TokenService }) {
       await repo.recordLoginAttempt(ctx.db, { ...audit, userId: user.id, outcome });
       throw new UnauthorizedError(INVALID_LOGIN);
     }
+    return user;
+  }
+
+  async function attemptLogin(
+    ctx: Ctx,
+    normalized: string,
+    password: string,
+    client: ClientInfo,
+  ): Promise<TokenPair> {
+    const audit = { email: normalized, ip: client.ip, userAgent: client.userAgent };
+    const user = await checkPassword(ctx, normalized, password, client);
     return inTransaction(ctx.db, async (tx) => {
       const session = await repo.insertSession(tx, {
         userId: user.id,
@@ -175,7 +201,7 @@ export function createAuthService(deps: { tokens: TokenService }) {
     return actor;
   };
 
-  return { login, refresh, logout, revokeAll, authenticateJwt, issuePair };
+  return { login, verifyLogin, refresh, logout, revokeAll, authenticateJwt, issuePair };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

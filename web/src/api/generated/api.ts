@@ -763,7 +763,7 @@ export interface paths {
         put?: never;
         /**
          * MCP endpoint: 2026-07-28 and 2025-era (stateless) Streamable HTTP
-         * @description One JSON-RPC message per POST. 2026-07-28 clients send a `_meta` envelope with each request and the Mcp-Method / Mcp-Name / MCP-Protocol-Version headers (server/discover, tools/list, tools/call, subscriptions/listen); 2025-era clients open with initialize and are served statelessly (no Mcp-Session-Id). Errors of a 2026-07-28 request are delivered in-band.
+         * @description One JSON-RPC message per POST. 2026-07-28 clients send a `_meta` envelope with each request and the Mcp-Method / Mcp-Name / MCP-Protocol-Version headers (server/discover, tools/list, tools/call, subscriptions/listen); 2025-era clients open with initialize and are served statelessly (no Mcp-Session-Id). Errors of a 2026-07-28 request are delivered in-band. A 401 carries `WWW-Authenticate: Bearer resource_metadata="..."` (RFC 9728); a tools/call whose token lacks the tool's scope answers 403 `insufficient_scope` naming it (type urn:cuadra:problem:insufficient-scope, member `scope`).
          *
          *     Any authenticated caller.
          */
@@ -819,6 +819,50 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oauth/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the assistants connected by OAuth sign-in
+         * @description The caller's own grants; every user's (of the caller's company when restricted to one) with api_tokens:leer. Revoked grants are not listed.
+         *
+         *     Any authenticated caller.
+         */
+        get: operations["listOAuthGrants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oauth/grants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an assistant's access at once
+         * @description Deletes every token of the grant: the assistant's next MCP call is a 401. The caller's own grants; another user's with api_tokens:eliminar (404 otherwise).
+         *
+         *     Any authenticated caller.
+         */
+        delete: operations["revokeOAuthGrant"];
         options?: never;
         head?: never;
         patch?: never;
@@ -9066,7 +9110,10 @@ export interface operations {
     postMcpMessage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first answer to this key (status and body) is stored for 24 h and replayed, with `Idempotent-Replayed: true`, to the same user sending the same key and request; the same key with a different request is a 422, a retry while the first is running a 409. Any unique string, e.g. a UUID. See docs/errors.md. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9138,6 +9185,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The record's state or another record conflicts with the request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The upload is larger than MAX_UPLOAD_MB */
             413: {
                 headers: {
@@ -9149,6 +9205,15 @@ export interface operations {
             };
             /** @description The request's media type is not accepted */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9354,6 +9419,175 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error; the log holds the details under the request id (X-Request-Id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or file storage is unavailable: retry after the seconds in `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listOAuthGrants: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1..10000 */
+                limit?: number;
+                /** @description Rows to skip */
+                skip?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the matching records (`data`), how many match in all (`total`) and the paging applied */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The assistant's client_id (the URL of its metadata document) */
+                            client_id: string;
+                            client_name: string;
+                            /** @description The company the assistant may read; null: every company of its user */
+                            company_id: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description The grant id (DELETE /api/oauth/grants/{id} revokes it) */
+                            id: string;
+                            last_used_at: string | null;
+                            redirect_host: string;
+                            /** @description The mcp:* scopes the user granted */
+                            scopes: string[];
+                            /** Format: uuid */
+                            user_id: string;
+                        }[];
+                        limit: number;
+                        skip: number;
+                        total: number;
+                    };
+                };
+            };
+            /** @description The request is invalid: a malformed body, query or path, or a business rule refused it (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller does not hold the permission the operation requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error; the log holds the details under the request id (X-Request-Id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or file storage is unavailable: retry after the seconds in `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeOAuthGrant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: a malformed body, query or path, or a business rule refused it (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller does not hold the permission the operation requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (another company's or tenant's record) */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
