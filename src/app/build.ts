@@ -145,8 +145,8 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
       jwt: auth.authenticateJwt,
       apiToken: authenticateApiToken,
       mcpToken: authenticateMcpToken,
-      oauthToken: (request, credential) =>
-        resolveAccessToken(request.tenant.handle.db, serverOf(oauthServers, request), credential),
+      oauthToken: async (request, credential) =>
+        resolveAccessToken(request.tenant.handle.db, await serverOf(oauthServers, request), credential),
     },
   });
 

@@ -284,7 +284,8 @@ test("a user without permission sees no edit buttons and gets the 403 message wh
   await expect(page.getByRole("button", { name: "Cambiar estado a" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Duplicar" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Añadir partida" })).toHaveCount(0);
-  await expect(page.getByRole("navigation").getByText("Contabilidad")).toBeVisible();
+  await expect(page.getByRole("navigation").getByText("Obras")).toBeVisible();
+  await expect(page.getByRole("navigation").getByText("Contabilidad")).toHaveCount(0);
   await shot(page, "11-read-only-budget");
 
   await page.goto(`${base()}/admin/users`);

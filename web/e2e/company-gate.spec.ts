@@ -23,6 +23,11 @@ test("a user with no company assigned who may not list companies is told why, no
   await page.goto(`${base()}/accounting/contacts`);
   await expect(page.getByText("No hay ninguna empresa con la que trabajar")).toBeVisible();
   await expect(page.getByText(/companies:leer/)).toBeVisible();
+  // Only the areas the user may open are offered.
+  const nav = page.getByRole("navigation");
+  await expect(nav.getByText("Obras")).toBeVisible();
+  await expect(nav.getByText("Ventas")).toHaveCount(0);
+  await expect(nav.getByText("Impuestos")).toHaveCount(0);
   await expect(page.getByText("Cargando")).toHaveCount(0);
   await expectAccessible(page);
   await shot(page, "company-gate");

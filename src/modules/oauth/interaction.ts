@@ -11,7 +11,7 @@ import * as repo from "./repository.js";
 import { consent } from "./service.js";
 
 export interface InteractionOptions {
-  server: (request: FastifyRequest) => TenantOAuth;
+  server: (request: FastifyRequest) => Promise<TenantOAuth>;
   auth: AuthService;
   scopes: readonly string[];
   /** The key of the forms' CSRF tokens (derived from JWT_SECRET). */
@@ -65,7 +65,7 @@ export function interactionRoutes(app: FastifyInstance, options: InteractionOpti
   );
 
   async function details(request: FastifyRequest, reply: FastifyReply, uid: string) {
-    const server = options.server(request);
+    const server = await options.server(request);
     asIssuer(request.raw, server.issuer);
     let interaction: Awaited<ReturnType<TenantOAuth["provider"]["interactionDetails"]>>;
     try {

@@ -20,7 +20,7 @@ async function discovery(env: Record<string, string>, tenantId = "default") {
     log: { warn: () => undefined },
     onGrantRevoked: () => undefined,
   });
-  const { handle } = servers.forTenant(tenantId, noDb);
+  const { handle } = await servers.forTenant(tenantId, noDb);
   const server = createServer((req, res) => {
     req.headers["x-forwarded-host"] = "evil.example";
     void handle(req, res);

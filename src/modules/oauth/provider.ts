@@ -1,6 +1,6 @@
 import { createPrivateKey, hkdfSync } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { errors, Provider } from "oidc-provider";
+import type { Provider } from "oidc-provider";
 import type { OAuthConfig } from "../../config.js";
 import type { Db } from "../../platform/db/client.js";
 import { type TenantUrlOptions, tenantBaseUrl } from "../../platform/http/tenant-url.js";
@@ -74,9 +74,12 @@ export function asIssuer(req: IncomingMessage, issuer: string) {
  * presented again revokes the whole grant).
  */
 export function createOAuthServers(options: OAuthServerOptions) {
-  const servers = new Map<string, TenantOAuth>();
+  const servers = new Map<string, Promise<TenantOAuth>>();
 
-  function build(tenantId: string, db: () => Promise<Db>): TenantOAuth {
+  async function build(tenantId: string, db: () => Promise<Db>): Promise<TenantOAuth> {
+    // Loaded on the first OAuth request, not at start: most deployments never use it, and the
+    // library warns at import on Node 20 (ADR 020).
+    const { errors, Provider } = await import("oidc-provider");
     const issuer = tenantBaseUrl(options, tenantId);
     const resource = `${issuer}${options.resourcePath}`;
     const scope = options.scopes.join(" ");
@@ -173,11 +176,12 @@ export function createOAuthServers(options: OAuthServerOptions) {
 
   return {
     /** The tenant's authorization server; `db` is read at each use (pools are recycled). */
-    forTenant(tenantId: string, db: () => Promise<Db>): TenantOAuth {
+    forTenant(tenantId: string, db: () => Promise<Db>): Promise<TenantOAuth> {
       let server = servers.get(tenantId);
       if (!server) {
         server = build(tenantId, db);
         servers.set(tenantId, server);
+        server.catch(() => servers.delete(tenantId));
       }
       return server;
     },

@@ -61,7 +61,7 @@ export interface AuthorizationServerOptions {
 }
 
 /** The tenant's authorization server for this request. */
-export function serverOf(servers: OAuthServers, request: FastifyRequest): TenantOAuth {
+export function serverOf(servers: OAuthServers, request: FastifyRequest): Promise<TenantOAuth> {
   const handle = request.tenant.handle;
   return servers.forTenant(request.tenant.id, async () => handle.db);
 }
@@ -85,7 +85,7 @@ export async function authorizationServerRoutes(app: FastifyInstance, options: A
         config: { auth: "public" },
         schema: { hide: true },
         handler: async (request, reply) => {
-          const server = serverOf(options.servers, request);
+          const server = await serverOf(options.servers, request);
           const raw = reply.raw;
           raw.setHeader("content-security-policy", pageCsp());
           raw.setHeader("x-content-type-options", "nosniff");

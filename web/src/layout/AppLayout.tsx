@@ -14,7 +14,7 @@ import {
 import { Link, Outlet, useRouterState } from "@tanstack/react-router";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { CompanyProvider, useCan, useCompany } from "../auth/session";
+import { CompanyProvider, useCan, useCompany, useMe } from "../auth/session";
 import { UserMenu } from "./UserMenu";
 
 interface NavItem {
@@ -97,6 +97,9 @@ function useAreas(): NavArea[] {
 }
 
 function AreaNav({ area, path }: { area: NavArea; path: string }) {
+  const me = useMe();
+  // An area none of whose screens the user may open is not offered at all.
+  if (!area.items.some((i) => me.data?.permissions.includes(i.permission))) return null;
   return (
     <NavLink
       label={area.label}
