@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../../test/helpers/app.js";
 import { expectProblem } from "../../../../test/helpers/problem.js";
-import { multipartFile } from "../../projects/budgets/test-support.js";
+import { multipartFile } from "../../projects/test-support.js";
 import { JPEG_LOGO, pngLogo } from "../test-support.js";
 
 let t: TestApp;
