@@ -16,6 +16,11 @@ function kindOf(content: Buffer): "image/png" | "image/jpeg" | undefined {
   return undefined;
 }
 
+/** pdfkit opens images with openImage (not in its type definitions): the embeddable image and its pixels. */
+interface ImageOpener {
+  openImage(src: Buffer): { width: number; height: number };
+}
+
 /** Embeds the image in a throw-away PDF: what the certification PDF will do, so a broken file fails here. */
 function embeddedSize(content: Buffer): Promise<{ width: number; height: number }> {
   return new Promise((resolve, reject) => {
@@ -23,9 +28,9 @@ function embeddedSize(content: Buffer): Promise<{ width: number; height: number 
     doc.on("data", () => {});
     doc.on("error", reject);
     try {
-      const image = doc.openImage(content);
+      const image = (doc as unknown as ImageOpener).openImage(content);
       doc.addPage({ size: [image.width, image.height], margin: 0 });
-      doc.image(image, 0, 0);
+      doc.image(image as unknown as Buffer, 0, 0);
       doc.on("end", () => resolve({ width: image.width, height: image.height }));
       doc.end();
     } catch (err) {
