@@ -6,10 +6,10 @@ import {
   dec,
   moneyInput,
   moneyOutput,
-  toMoney,
   nonNegative,
   percentInput,
   percentOutput,
+  toMoney,
   toPercent,
 } from "../../../platform/money.js";
 import { taxIdSchema } from "../../../platform/tax-id.js";
