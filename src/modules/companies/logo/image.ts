@@ -1,20 +1,12 @@
 import PDFDocument from "pdfkit";
+import { imageTypeOf } from "../../../platform/file-types.js";
 
 /** A logo is printed small: 1 MB is plenty for a PNG or JPEG letterhead. */
 export const LOGO_MAX_BYTES = 1024 * 1024;
 
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const JPEG_SIGNATURE = Buffer.from([0xff, 0xd8, 0xff]);
-
 export type LogoCheck =
   | { ok: true; contentType: "image/png" | "image/jpeg"; width: number; height: number }
   | { ok: false; reason: string };
-
-function kindOf(content: Buffer): "image/png" | "image/jpeg" | undefined {
-  if (content.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE)) return "image/png";
-  if (content.subarray(0, JPEG_SIGNATURE.length).equals(JPEG_SIGNATURE)) return "image/jpeg";
-  return undefined;
-}
 
 /** pdfkit opens images with openImage (not in its type definitions): the embeddable image and its pixels. */
 interface ImageOpener {
@@ -41,7 +33,7 @@ function embeddedSize(content: Buffer): Promise<{ width: number; height: number 
 
 /** The logo's type from its magic bytes (the file name and declared type are not trusted) and its size in pixels. */
 export async function checkLogo(content: Buffer): Promise<LogoCheck> {
-  const contentType = kindOf(content);
+  const contentType = imageTypeOf(content);
   if (!contentType)
     return { ok: false, reason: "The logo must be a PNG or JPEG image (checked by its content)" };
   try {
