@@ -17,6 +17,14 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** A well-formed PNG whose compressed pixels were replaced by noise. */
+function damagedPixels(): Buffer {
+  const png = Buffer.from(pngLogo(60, 20));
+  const at = png.indexOf("IDAT") - 4;
+  randomBytes(png.readUInt32BE(at)).copy(png, at + 8);
+  return png;
+}
+
 const put = (token: string, id: string, content: Buffer, fileName = "logo.png") =>
   t.as(token, { method: "PUT", url: `/api/companies/${id}/logo`, ...multipartFile(content, fileName) });
 
@@ -52,6 +60,9 @@ describe("PUT /api/companies/{id}/logo", () => {
     ["an SVG", Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), /PNG or JPEG/],
     ["a PNG signature over noise", Buffer.concat([pngLogo().subarray(0, 8), randomBytes(200)]), /PNG/],
     ["a JPEG signature over noise", Buffer.concat([JPEG_LOGO.subarray(0, 4), randomBytes(200)]), /JPEG/],
+    ["a PNG whose pixel data is damaged", damagedPixels(), /pixel data is damaged/],
+    ["a PNG cut short", pngLogo().subarray(0, 60), /PNG image/],
+    ["a PNG wider than 4000 pixels", pngLogo(4001, 2), /4001 x 2 pixels/],
   ])("refuses %s with a 415", async (_name, content, message) => {
     const res = await put(t.adminToken, otherCompanyId, content);
     expect(expectProblem(res, 415).detail).toMatch(message);
