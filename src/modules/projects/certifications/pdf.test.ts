@@ -326,6 +326,43 @@ describe("GET /certifications/{id}/pdf", () => {
     expect(flow).toContain("En ______________________, a ____ de ______________ de ______");
   });
 
+  it("continues a long chapter on the next page under its heading, every line whole", async () => {
+    const budget = await insertBudget(t.db);
+    const chapter = await insertItem(t.db, budget.id, {
+      code: "07",
+      kind: "chapter",
+      summary: "Carpintería",
+    });
+    const lines = [];
+    for (let i = 1; i <= 45; i++) {
+      const item = await insertItem(t.db, budget.id, {
+        code: `07.${String(i).padStart(2, "0")}`,
+        parentId: chapter.id,
+        position: i,
+        summary: `Ventana ${i} de aluminio con rotura de puente térmico, doble acristalamiento bajo emisivo`,
+        unitPrice: "410",
+        quantity: "2",
+      });
+      lines.push({ budget_item_id: item.id, quantity_to_origin: "1" });
+    }
+    const res = await t.as(t.adminToken, {
+      method: "POST",
+      url: "/api/v1/certifications",
+      payload: { budget_id: budget.id, period_start: "2025-06-01", period_end: "2025-06-30", lines },
+    });
+    await ok(res, 201);
+    const pdf = await t.as(t.adminToken, {
+      method: "GET",
+      url: `/api/v1/certifications/${res.json().id}/pdf`,
+    });
+    const { text, flow } = inspect(pdf.rawPayload, "long.pdf");
+    expect(flow).toContain("RELACIÓN VALORADA — CERTIFICACIÓN Nº 1 (continuación)");
+    expect(flow).toContain("CARPINTERÍA (continuación)");
+    expect(flow).toMatch(/Página 4 de 4/);
+    for (let i = 1; i <= 45; i++) expect(flow).toContain(`Ventana ${i} de aluminio`);
+    expect(cells(lineWith(text, /Total capítulo 07/)).slice(1)).toEqual(["18.450,00", "0,00", "18.450,00"]);
+  });
+
   it("answers 404 for an unknown certification", async () => {
     const res = await t.as(t.adminToken, {
       method: "GET",
@@ -346,12 +383,14 @@ describe("document formats", () => {
     expect(longDateEs("2025-01-05")).toBe("5 de enero de 2025");
   });
 
-  it("shows a price to the declared decimals, else 2 to 4 as needed", () => {
+  it("shows a column to the declared decimals, else to what its most precise value needs", () => {
     expect(decimalsFormatter(2, 2, 4)("1234.5")).toBe("1.234,50");
-    expect(decimalsFormatter(3, 2, 4)("18.7525")).toBe("18,753");
-    expect(decimalsFormatter(undefined, 2, 4)("18.7525")).toBe("18,7525");
-    expect(decimalsFormatter(undefined, 2, 4)("18.7000")).toBe("18,70");
-    expect(decimalsFormatter(undefined, 2, 4)("1200")).toBe("1.200,00");
-    expect(decimalsFormatter(undefined, 2, 3)("2.125")).toBe("2,125");
+    expect(decimalsFormatter(3, 2, 4, ["18.7525"])("18.7525")).toBe("18,753");
+    const prices = decimalsFormatter(undefined, 2, 4, ["18.7525", "18.7000", "1200"]);
+    expect(["18.7525", "18.7", "1200"].map(prices)).toEqual(["18,7525", "18,7000", "1.200,0000"]);
+    const round = decimalsFormatter(undefined, 2, 4, ["18.7000", "1200.0000"]);
+    expect(["18.7", "1200"].map(round)).toEqual(["18,70", "1.200,00"]);
+    const quantities = decimalsFormatter(undefined, 2, 3, ["2.125", "12.5", "0.00001"]);
+    expect(["2.125", "12.5"].map(quantities)).toEqual(["2,125", "12,500"]);
   });
 });

@@ -72,8 +72,18 @@ export async function renderCertificationPdf(
     doc,
     view,
     contractor,
-    price: decimalsFormatter(decimals.price, 2, 4),
-    quantity: decimalsFormatter(decimals.quantity, 2, 3),
+    price: decimalsFormatter(
+      decimals.price,
+      2,
+      4,
+      view.lines.map((l) => l.unitPrice),
+    ),
+    quantity: decimalsFormatter(
+      decimals.quantity,
+      2,
+      3,
+      view.lines.flatMap((l) => [l.quantityToOrigin, l.quantityPrevious]),
+    ),
   };
   doc.addPage({ size: "A4", layout: "portrait", margin: MARGIN });
   let y = letterhead(ctx);

@@ -135,12 +135,12 @@ export function settlement(ctx: DocContext, startY: number): number {
   let y = sectionTitle(
     doc,
     "LIQUIDACIÓN DE LA CERTIFICACIÓN",
-    ensureSpace(ctx, startY, 22 + lines.length * 15),
+    ensureSpace(ctx, startY, 24 + lines.length * 13),
   );
   const width = contentWidth(doc);
   const amountWidth = 110;
   for (const [label, amount, style] of lines) {
-    const height = style === "final" ? 18 : 14;
+    const height = style === "final" ? 17 : 12.5;
     if (style === "final")
       doc
         .save()
@@ -151,7 +151,7 @@ export function settlement(ctx: DocContext, startY: number): number {
       .font(style === "plain" ? FONT.regular : FONT.bold)
       .fontSize(style === "final" ? 10 : 8.5)
       .fillColor(style === "final" ? "#ffffff" : COLOR.text);
-    const textY = y + (style === "final" ? 3 : 2);
+    const textY = y + (style === "final" ? 3 : 1.5);
     doc.text(label, MARGIN + 6, textY, { width: width - amountWidth - 12, lineBreak: false });
     doc.text(`${moneyEs(amount)} €`, MARGIN + width - amountWidth - 6, textY, {
       width: amountWidth,
@@ -212,7 +212,7 @@ function signatures(ctx: DocContext): Signature[] {
   ];
 }
 
-const SIGNATURE_HEIGHT = 100;
+const SIGNATURE_HEIGHT = 92;
 
 /** The clause, observations, place and date, and the three signature blocks, kept on one page. */
 export function closing(ctx: DocContext, startY: number): number {
@@ -251,7 +251,7 @@ export function closing(ctx: DocContext, startY: number): number {
       .fontSize(8)
       .fillColor(COLOR.accent)
       .text(s.title, x, y, { width: blockWidth, align: "center" });
-    const lineY = y + 50;
+    const lineY = y + 46;
     doc
       .save()
       .lineWidth(0.6)

@@ -127,7 +127,11 @@ export function detailPages(ctx: DocContext) {
     y = drawRow(doc, columns, heading, MARGIN, y, { bold: true, fill: "#f3f6f9" });
     for (const line of group.lines) {
       const row = lineRow(ctx, line);
-      if (!fits(rowHeight(doc, columns, row))) newPage(true);
+      if (!fits(rowHeight(doc, columns, row))) {
+        newPage(true);
+        const again = { ...heading, summary: `${heading.summary} (continuación)` };
+        y = drawRow(doc, columns, again, MARGIN, y, { bold: true, fill: "#f3f6f9" });
+      }
       y = drawRow(doc, columns, row, MARGIN, y);
     }
     const total = totalRow(`Total capítulo ${group.chapter?.code ?? ""}`.trim(), group.lines);

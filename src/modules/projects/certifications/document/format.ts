@@ -12,19 +12,25 @@ export function formatEs(fixed: string): string {
 export const moneyEs = (v: Decimal.Value): string => formatEs(toMoney(v));
 export const percentEs = (v: Decimal.Value): string => `${formatEs(dec(v).toFixed(2))} %`;
 
+/** Decimals `value` needs, between `min` and `max`: 18.7500 -> 2, 18.7525 -> 4. */
+function decimalsOf(value: Decimal.Value, min: number, max: number): number {
+  const fraction = dec(value).toFixed(max).split(".")[1] ?? "";
+  return Math.max(min, fraction.replace(/0+$/, "").length);
+}
+
 /**
- * A number shown with `declared` decimals when the budget declares them (BC3 ~K), else with at
- * least `min` and at most `max` (trailing zeros beyond `min` dropped): 18,75 / 18,7525.
+ * How a column of numbers is printed: with the `declared` decimals when the budget declares them
+ * (BC3 ~K), else with as many as its most precise value needs, from `min` to `max`, the same for
+ * the whole column so the figures line up.
  */
-export function decimalsFormatter(declared: number | undefined, min: number, max: number) {
-  return (v: Decimal.Value): string => {
-    const value = dec(v);
-    if (declared !== undefined) return formatEs(value.toFixed(declared));
-    const full = value.toFixed(max);
-    const [integer, fraction = ""] = full.split(".");
-    const kept = fraction.replace(/0+$/, "").padEnd(min, "0");
-    return formatEs(kept ? `${integer}.${kept}` : integer);
-  };
+export function decimalsFormatter(
+  declared: number | undefined,
+  min: number,
+  max: number,
+  values: readonly Decimal.Value[] = [],
+) {
+  const decimals = declared ?? values.reduce<number>((d, v) => Math.max(d, decimalsOf(v, min, max)), min);
+  return (v: Decimal.Value): string => formatEs(dec(v).toFixed(decimals));
 }
 
 /** 2025-04-30 -> 30/04/2025 */

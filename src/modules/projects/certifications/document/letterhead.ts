@@ -2,37 +2,50 @@ import { sum } from "../../../../platform/money.js";
 import { dateEs, moneyEs } from "./format.js";
 import { COLOR, contentWidth, contractorLines, type DocContext, FONT, MARGIN, rule } from "./layout.js";
 
-const LOGO_BOX: [number, number] = [150, 52];
+const LOGO_BOX = { width: 110, height: 46 };
 
-/** Page 1 top: the contractor (logo, name, tax id, address) and the certification's number and period. */
+/** pdfkit opens images with openImage (not in its type definitions): the image and its pixels. */
+interface ImageOpener {
+  openImage(src: Buffer): { width: number; height: number };
+}
+
+/** Draws the logo in its box, top left; returns the width it took. */
+function drawLogo(doc: DocContext["doc"], logo: Buffer): number {
+  const image = (doc as unknown as ImageOpener).openImage(logo);
+  const scale = Math.min(LOGO_BOX.width / image.width, LOGO_BOX.height / image.height);
+  doc.image(image as unknown as Buffer, MARGIN, MARGIN, {
+    width: image.width * scale,
+    height: image.height * scale,
+  });
+  return image.width * scale;
+}
+
+/** Page 1 top: the contractor (logo, then name, tax id, address beside it) and the certification's number and period. */
 export function letterhead({ doc, view, contractor }: DocContext): number {
   const { certification, budget } = view;
   const width = contentWidth(doc);
-  let nameY = MARGIN;
-  if (contractor?.logo) {
-    doc.image(contractor.logo, MARGIN, MARGIN, { fit: LOGO_BOX });
-    nameY = MARGIN + LOGO_BOX[1] + 6;
-  }
-  const leftWidth = width * 0.5;
+  const leftWidth = width * 0.6;
+  const logoWidth = contractor?.logo ? drawLogo(doc, contractor.logo) + 12 : 0;
+  const textX = MARGIN + logoWidth;
+  const textWidth = leftWidth - logoWidth;
   doc
     .font(FONT.bold)
     .fontSize(11)
     .fillColor(COLOR.accent)
     .text(
       contractor ? contractor.legalName || contractor.name : "Contratista sin empresa asignada",
+      textX,
       MARGIN,
-      nameY,
       {
-        width: leftWidth,
+        width: textWidth,
       },
     );
   doc.font(FONT.regular).fontSize(8.5).fillColor(COLOR.text);
-  for (const line of contractor
+  const lines = contractor
     ? contractorLines(contractor)
-    : ["Asigne una empresa al presupuesto para imprimir sus datos"]) {
-    doc.text(line, MARGIN, doc.y + 1, { width: leftWidth });
-  }
-  const leftBottom = doc.y;
+    : ["Asigne una empresa al presupuesto para imprimir sus datos"];
+  for (const line of lines) doc.text(line, textX, doc.y + 1, { width: textWidth });
+  const leftBottom = Math.max(doc.y, logoWidth ? MARGIN + LOGO_BOX.height : 0);
 
   const rightX = MARGIN + leftWidth + 10;
   const rightWidth = width - leftWidth - 10;

@@ -16,7 +16,7 @@ export interface RowStyle {
 }
 
 const PAD_X = 3;
-const PAD_Y = 3;
+const PAD_Y = 2.5;
 
 const widthOf = <T>(columns: readonly Column<T>[]) => columns.reduce((w, c) => w + c.width, 0);
 
