@@ -96,7 +96,8 @@ export function topChapterOf(items: ReadonlyMap<string, ItemNode>, node: ItemNod
   return current.kind === "chapter" ? current : null;
 }
 
-const executed = (toOrigin: Dec, budget: Dec): Dec | null =>
+/** To origin as a percentage of the budget, 2 decimals; null when there is no budget. */
+export const executed = (toOrigin: Dec, budget: Dec): Dec | null =>
   budget.isZero() ? null : toOrigin.times(100).dividedBy(budget).toDecimalPlaces(2);
 
 function chapterSummaries(

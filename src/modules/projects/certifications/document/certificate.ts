@@ -1,5 +1,5 @@
 import { type Dec, dec, sum } from "../../../../platform/money.js";
-import type { ChapterSummary } from "../view.js";
+import { type ChapterSummary, executed } from "../view.js";
 import { dateEs, longDateEs, moneyEs, percentEs } from "./format.js";
 import { bottomOf, COLOR, contentWidth, type DocContext, FONT, MARGIN, sectionTitle } from "./layout.js";
 import { type Column, drawHeader, drawRow, rowHeight } from "./table.js";
@@ -70,23 +70,25 @@ export function chapterSummary(ctx: DocContext, startY: number): number {
     toOrigin,
     previous: sum(view.summary.map((c) => c.previous)),
     thisPeriod: sum(view.summary.map((c) => c.thisPeriod)),
-    executedPct: budget.isZero() ? null : toOrigin.times(100).dividedBy(budget).toDecimalPlaces(2),
+    executedPct: executed(toOrigin, budget),
   };
   y = drawRow(doc, columns, total, MARGIN, ensureSpace(ctx, y, 20), { bold: true, under: "strong" });
   const idle = view.summary.filter((c) => c.thisPeriod.isZero()).length;
   if (idle > 0) {
     const moving = view.summary.length - idle;
+    const folded =
+      idle === 1
+        ? "1 capítulo sin obra en este periodo figura"
+        : `${idle} capítulos sin obra en este periodo figuran`;
+    const detail =
+      moving === 0
+        ? "no hay obra en el periodo, por lo que no se adjunta relación valorada."
+        : `la relación valorada adjunta detalla ${moving === 1 ? "el capítulo" : `los ${moving} capítulos`} con obra en el periodo.`;
     doc
       .font(FONT.italic)
       .fontSize(7.5)
       .fillColor(COLOR.muted)
-      .text(
-        `${idle === 1 ? "1 capítulo sin obra" : `${idle} capítulos sin obra`} en este periodo figura${idle === 1 ? "" : "n"} ` +
-          `solo en este resumen; la relación valorada adjunta detalla ${moving === 1 ? "el capítulo" : `los ${moving} capítulos`} con obra en el periodo.`,
-        MARGIN,
-        y + 4,
-        { width: contentWidth(doc) },
-      );
+      .text(`${folded} solo en este resumen; ${detail}`, MARGIN, y + 4, { width: contentWidth(doc) });
     y = doc.y;
   }
   doc.fillColor(COLOR.text);
