@@ -46,6 +46,13 @@ const CONTENT_MATCHES: Record<AttachmentKind, (content: Buffer) => boolean> = {
   csv: isUtf8Text,
 };
 
+/** An image's content type from its magic bytes alone (PNG or JPEG), or undefined. */
+export function imageTypeOf(content: Buffer): "image/png" | "image/jpeg" | undefined {
+  if (CONTENT_MATCHES.png(content)) return "image/png";
+  if (CONTENT_MATCHES.jpeg(content)) return "image/jpeg";
+  return undefined;
+}
+
 export type Detection =
   | { ok: true; kind: AttachmentKind; contentType: string }
   | { ok: false; reason: string };

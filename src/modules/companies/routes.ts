@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { ctxOf } from "../../platform/http/context.js";
 import { errorResponses } from "../../platform/http/errors.js";
 import { idParams } from "../../platform/ids.js";
+import { companyLogoRoutes } from "./logo/routes.js";
 import {
   companyCreateBody,
   companyListQuery,
@@ -17,6 +18,7 @@ import * as companies from "./service.js";
 const tags = ["companies"];
 
 export const companyRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(companyLogoRoutes);
   app.get(
     "/",
     {

@@ -70,6 +70,11 @@ export async function hasActiveCompany(db: Db): Promise<boolean> {
   return (await repo.activeCompanyIds(db, 1)).length > 0;
 }
 
+/** The company row for other modules' documents (the caller has checked it may see it). */
+export async function findCompany(db: Db, id: string) {
+  return (await repo.findCompany(db, id)) ?? null;
+}
+
 /** For other modules that reference a company (e.g. a user restricted to one). */
 export async function companyExists(db: Db, id: string): Promise<boolean> {
   return Boolean(await repo.findCompany(db, id));

@@ -1,4 +1,4 @@
-import { boolean, integer, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, customType, integer, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt, idColumn, updatedAt } from "../../platform/db/columns.js";
 
 export const companies = pgTable(
@@ -22,6 +22,25 @@ export const companies = pgTable(
   },
   (t) => [uniqueIndex("companies_tax_id_key").on(t.taxId)],
 );
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => Buffer.from(value),
+});
+
+/** A company's logo (PNG or JPEG) for its printed documents; small, so kept in the database. */
+export const companyLogos = pgTable("company_logos", {
+  companyId: uuid("company_id")
+    .primaryKey()
+    .references(() => companies.id, { onDelete: "cascade" }),
+  contentType: text("content_type").notNull(),
+  content: bytea("content").notNull(),
+  sizeBytes: integer("size_bytes").notNull(),
+  sha256: text("sha256").notNull(),
+  width: integer("width").notNull(),
+  height: integer("height").notNull(),
+  updatedAt: updatedAt(),
+});
 
 /** The owning company of a business row (every /api business table carries one). */
 export const companyRef = () =>

@@ -28,6 +28,12 @@ export const DEMO_BUDGET = {
     "Edificio residencial entre medianeras: sótano de garaje, planta baja y tres plantas de viviendas.",
   startDate: "2025-01-07",
   endDate: "2025-12-19",
+  ownerAddress: "Avenida de Portugal 12, 26001 Logroño",
+  siteAddress: "Calle Duquesa de la Victoria 88, 26004 Logroño",
+  fileNumber: "EXP-2025/014",
+  siteManagerName: "Lucía Martínez Sáenz, arquitecta",
+  contractorSignatory: "Javier Pérez Ruiz, jefe de obra",
+  ownerSignatory: "Ana Gómez Ibáñez, administradora",
 };
 
 export const DEMO_CHAPTERS: ChapterData[] = [

@@ -170,6 +170,8 @@ function buildCertifications(budgetId: string, items: ItemRow[][], userId: strin
       periodStart: cert.periodStart,
       periodEnd: cert.periodEnd,
       estado: cert.estado,
+      issuePlace: cert.estado === "borrador" ? "" : "Logroño",
+      issueDate: cert.estado === "borrador" ? null : cert.periodEnd,
       createdBy: userId,
       validatedBy: validated ? userId : null,
       validatedAt: validated ? new Date(`${cert.periodEnd}T12:00:00Z`) : null,

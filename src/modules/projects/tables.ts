@@ -82,6 +82,15 @@ export const budgets = pgTable(
     indirectCostsPct: percentColumn("indirect_costs_pct").notNull().default("0"),
     /** Rounding decimals from a BC3 ~K record (quantity, unit price, amount...); {} = the defaults. */
     decimals: jsonb("decimals").$type<BudgetDecimals>().notNull().default({}),
+    /** Contract data printed on its certifications (the owner is client_name / client_tax_id). */
+    ownerAddress: text("owner_address").notNull().default(""),
+    siteAddress: text("site_address").notNull().default(""),
+    contractAmount: moneyColumn("contract_amount"),
+    fileNumber: text("file_number").notNull().default(""),
+    /** Who signs a certification: dirección facultativa, the contractor's and the owner's representatives. */
+    siteManagerName: text("site_manager_name").notNull().default(""),
+    contractorSignatory: text("contractor_signatory").notNull().default(""),
+    ownerSignatory: text("owner_signatory").notNull().default(""),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -264,6 +273,10 @@ export const certifications = pgTable(
     periodEnd: date("period_end", { mode: "string" }).notNull(),
     estado: text("estado", { enum: CERTIFICATION_STATES }).notNull().default("borrador"),
     notes: text("notes").notNull().default(""),
+    issuePlace: text("issue_place").notNull().default(""),
+    issueDate: date("issue_date", { mode: "string" }),
+    /** Retención de garantía of this certification; null = the budget's retention_pct. */
+    retentionPct: percentColumn("retention_pct"),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
     validatedBy: uuid("validated_by").references(() => users.id, { onDelete: "set null" }),
     validatedAt: timestamp("validated_at", { withTimezone: true, mode: "date" }),

@@ -4,10 +4,12 @@ import { queryDate, v1ListQuery, v1Page } from "../../../platform/http/paginatio
 import { uuidParam } from "../../../platform/ids.js";
 import {
   dec,
+  moneyInput,
   moneyOutput,
   nonNegative,
   percentInput,
   percentOutput,
+  toMoney,
   toPercent,
 } from "../../../platform/money.js";
 import { taxIdSchema } from "../../../platform/tax-id.js";
@@ -22,6 +24,22 @@ const percent = nonNegative(percentInput).refine((v) => dec(v).lte(100), {
 export const budgetCode = z.string().trim().min(1).max(50).describe("Budget code, unique");
 const budgetName = z.string().trim().min(1).max(200);
 
+const printedText = (max: number, what: string) => z.string().trim().max(max).optional().describe(what);
+
+/** Contract data printed on the budget's certifications (the owner is client_name / client_tax_id). */
+const contractFields = {
+  owner_address: printedText(300, "Address of the owner (promotor)"),
+  site_address: printedText(300, "Address of the works (emplazamiento)"),
+  contract_amount: nonNegative(moneyInput)
+    .nullable()
+    .optional()
+    .describe("Contract amount (importe de adjudicación), VAT excluded; null when not set"),
+  file_number: printedText(50, "File number of the contract (nº de expediente)"),
+  site_manager_name: printedText(200, "Who signs for the site management (dirección facultativa)"),
+  contractor_signatory: printedText(200, "Who signs for the contractor"),
+  owner_signatory: printedText(200, "Who approves for the owner (promotor)"),
+};
+
 const budgetFields = {
   code: budgetCode,
   name: budgetName,
@@ -35,6 +53,7 @@ const budgetFields = {
   discount_pct: percent.optional().describe("Baja, % (default 0)"),
   vat_pct: percent.optional().describe("VAT, % (default 21)"),
   retention_pct: percent.optional().describe("Retention on certifications, % (default 5)"),
+  ...contractFields,
 };
 
 const datesInOrder = (b: { start_date?: string | null; end_date?: string | null }) =>
@@ -99,6 +118,13 @@ export const budgetOut = z.object({
       amount: z.number().int().optional(),
     })
     .describe("Rounding decimals a BC3 file declared (~K); empty when none"),
+  owner_address: z.string(),
+  site_address: z.string(),
+  contract_amount: moneyOutput.nullable(),
+  file_number: z.string(),
+  site_manager_name: z.string(),
+  contractor_signatory: z.string(),
+  owner_signatory: z.string(),
   pem: moneyOutput.describe("Presupuesto de ejecución material: sum of the item amounts"),
   pec: moneyOutput.describe("PEM x (1 + (overheads_pct + profit_pct) / 100)"),
   discounted: moneyOutput.describe("PEC less discount_pct"),
@@ -139,6 +165,13 @@ export function toBudgetOut(b: BudgetRow, totals: BudgetTotals): z.infer<typeof 
     retention_pct: toPercent(b.retentionPct),
     indirect_costs_pct: toPercent(b.indirectCostsPct),
     decimals: b.decimals ?? {},
+    owner_address: b.ownerAddress,
+    site_address: b.siteAddress,
+    contract_amount: b.contractAmount === null ? null : toMoney(b.contractAmount),
+    file_number: b.fileNumber,
+    site_manager_name: b.siteManagerName,
+    contractor_signatory: b.contractorSignatory,
+    owner_signatory: b.ownerSignatory,
     ...totals,
     created_by: b.createdBy,
     created_at: iso(b.createdAt),
@@ -172,6 +205,13 @@ export function fromBudgetBody(b: BudgetUpdateBody): BudgetInput {
     discountPct: b.discount_pct,
     vatPct: b.vat_pct,
     retentionPct: b.retention_pct,
+    ownerAddress: b.owner_address,
+    siteAddress: b.site_address,
+    contractAmount: b.contract_amount,
+    fileNumber: b.file_number,
+    siteManagerName: b.site_manager_name,
+    contractorSignatory: b.contractor_signatory,
+    ownerSignatory: b.owner_signatory,
   };
 }
 

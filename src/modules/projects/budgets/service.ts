@@ -50,6 +50,13 @@ export interface BudgetInput {
   discountPct?: string;
   vatPct?: string;
   retentionPct?: string;
+  ownerAddress?: string;
+  siteAddress?: string;
+  contractAmount?: string | null;
+  fileNumber?: string;
+  siteManagerName?: string;
+  contractorSignatory?: string;
+  ownerSignatory?: string;
 }
 
 export interface BudgetHistoryEntry {

@@ -22,6 +22,8 @@ export interface ItemNode {
   summary: string;
   quantity: string;
   unitPrice: string;
+  /** Items: the budgeted amount (quantity x price); chapters: 0. */
+  amount: string;
 }
 
 export async function findCertification(db: Db, id: string, opts: { lock?: boolean } = {}) {
@@ -148,6 +150,7 @@ export async function itemNodesOfBudget(db: Db, budgetId: string): Promise<ItemN
       summary: budgetItems.summary,
       quantity: budgetItems.quantity,
       unitPrice: budgetItems.unitPrice,
+      amount: budgetItems.amount,
     })
     .from(budgetItems)
     .where(eq(budgetItems.budgetId, budgetId));

@@ -6,6 +6,7 @@ import { idParams } from "../../../platform/ids.js";
 import { certificationPdfFileName, renderCertificationPdf } from "./pdf.js";
 import {
   certificationCreateBody,
+  certificationDocumentBody,
   certificationEstadoBody,
   certificationListQuery,
   certificationOut,
@@ -13,6 +14,7 @@ import {
   certificationUpdateBody,
   fromCertificationBody,
   fromCertificationCreateBody,
+  fromCertificationDocumentBody,
   toCertificationOut,
   toCertificationSummaryOut,
 } from "./schemas.js";
@@ -105,6 +107,32 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
       ),
   );
 
+  app.patch(
+    "/certifications/:id",
+    {
+      config: { permission: "certifications:editar" },
+      schema: {
+        tags,
+        operationId: "updateCertificationDocument",
+        summary: "Set the issue place and date, and the retention, printed on the certification",
+        description:
+          "Fields left out are not changed. Any state but validada (409); retention_pct only in borrador " +
+          "(409). issue_date must not be before period_start (400).",
+        params: idParams,
+        body: certificationDocumentBody,
+        response: { 200: certificationOut, ...errorResponses(404, 409) },
+      },
+    },
+    async (request) =>
+      toCertificationOut(
+        await certifications.updateCertificationDocument(
+          ctxOf(request),
+          request.params.id,
+          fromCertificationDocumentBody(request.body),
+        ),
+      ),
+  );
+
   app.delete(
     "/certifications/:id",
     {
@@ -154,7 +182,11 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         operationId: "getCertificationPdf",
-        summary: "The certification as a PDF (one page per chapter and a totals page)",
+        summary: "The certification as a PDF document to sign",
+        description:
+          "Page 1: the contractor (company, logo), the work and the owner, the chapter summary, the settlement " +
+          "(overheads, profit, VAT, retention, net payable), the payments-on-account clause and the signature " +
+          "blocks; then the relación valorada of the chapters with work this period. Fonts embedded.",
         params: idParams,
         produces: ["application/pdf"],
         response: {
@@ -164,8 +196,11 @@ export const certificationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const view = await certifications.getCertification(ctxOf(request), request.params.id);
-      const pdf = await renderCertificationPdf(view);
+      const { view, contractor } = await certifications.getCertificationDocument(
+        ctxOf(request),
+        request.params.id,
+      );
+      const pdf = await renderCertificationPdf(view, contractor);
       return reply
         .type("application/pdf")
         .header("content-disposition", `attachment; filename="${certificationPdfFileName(view)}"`)

@@ -3,8 +3,10 @@ import { iso, isoOrNull } from "../../../platform/dates.js";
 import { queryDate, v1ListQuery, v1Page } from "../../../platform/http/pagination.js";
 import { uuidParam } from "../../../platform/ids.js";
 import {
+  dec,
   moneyOutput,
   nonNegative,
+  percentInput,
   percentOutput,
   quantityInput,
   quantityOutput,
@@ -16,7 +18,7 @@ import {
 } from "../../../platform/money.js";
 import { CERTIFICATION_STATES } from "../tables.js";
 import type { CertificationRow } from "./repository.js";
-import type { CertificationInput } from "./service.js";
+import type { CertificationDocumentInput, CertificationInput } from "./service.js";
 import type { CertificationLineView, CertificationView } from "./view.js";
 
 export const certificationEstado = z.enum(CERTIFICATION_STATES);
@@ -41,6 +43,22 @@ export const certificationCreateBody = z
 export const certificationUpdateBody = z.object(certificationFields).refine(periodInOrder, periodMessage);
 export const certificationEstadoBody = z.object({ estado: certificationEstado });
 
+const retentionPercent = nonNegative(percentInput).refine((v) => dec(v).lte(100), {
+  message: "must be between 0 and 100",
+});
+export const certificationDocumentBody = z
+  .object({
+    issue_place: z.string().trim().max(100).optional().describe("Where it is issued (lugar de emisión)"),
+    issue_date: queryDate.nullable().optional().describe("Date of issue; not before period_start"),
+    retention_pct: retentionPercent
+      .nullable()
+      .optional()
+      .describe("Retención de garantía of this certification, %; null = the budget's. Only in borrador"),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), {
+    message: "at least one field is required",
+  });
+
 export const certificationListQuery = v1ListQuery.extend({
   budget_id: uuidParam.optional(),
   estado: certificationEstado.optional(),
@@ -54,6 +72,9 @@ export const certificationSummaryOut = z.object({
   period_end: z.string(),
   estado: certificationEstado,
   notes: z.string(),
+  issue_place: z.string(),
+  issue_date: z.string().nullable(),
+  retention_pct: percentOutput.nullable().describe("Own retention %; null = the budget's (see totals)"),
   created_by: z.uuid().nullable(),
   validated_by: z.uuid().nullable(),
   validated_at: z.string().nullable(),
@@ -121,6 +142,9 @@ export function toCertificationSummaryOut(c: CertificationRow): z.infer<typeof c
     period_end: c.periodEnd,
     estado: c.estado,
     notes: c.notes,
+    issue_place: c.issuePlace,
+    issue_date: c.issueDate,
+    retention_pct: c.retentionPct === null ? null : toPercent(c.retentionPct),
     created_by: c.createdBy,
     validated_by: c.validatedBy,
     validated_at: isoOrNull(c.validatedAt),
@@ -172,7 +196,7 @@ export function toCertificationOut(v: CertificationView): z.infer<typeof certifi
       vat_pct: toPercent(b.vatPct),
       vat: toMoney(t.vat),
       total: toMoney(t.total),
-      retention_pct: toPercent(b.retentionPct),
+      retention_pct: toPercent(v.retentionPct),
       retention: toMoney(t.retention),
       net_payable: toMoney(t.netPayable),
     },
@@ -193,4 +217,10 @@ export function fromCertificationBody(b: UpdateBody | CreateBody): Certification
     notes: b.notes,
     lines: b.lines.map((l) => ({ budgetItemId: l.budget_item_id, quantityToOrigin: l.quantity_to_origin })),
   };
+}
+
+export function fromCertificationDocumentBody(
+  b: z.infer<typeof certificationDocumentBody>,
+): CertificationDocumentInput {
+  return { issuePlace: b.issue_place, issueDate: b.issue_date, retentionPct: b.retention_pct };
 }

@@ -7,6 +7,7 @@ import {
   ForbiddenError,
   NotFoundError,
 } from "../../../platform/http/errors.js";
+import { findCompany, findCompanyLogo } from "../../companies/index.js";
 import {
   assertBudgetVisible,
   loadBudget,
@@ -24,6 +25,13 @@ export interface CertificationInput {
   periodEnd: string;
   notes?: string;
   lines: LineQuantity[];
+}
+
+/** The data printed on the document; fields left out stay as they are. */
+export interface CertificationDocumentInput {
+  issuePlace?: string;
+  issueDate?: string | null;
+  retentionPct?: string | null;
 }
 
 export async function listCertifications(ctx: Ctx, filter: repo.CertificationFilter) {
@@ -46,6 +54,37 @@ export async function getCertification(ctx: Ctx, id: string): Promise<Certificat
   if (!certification) throw new NotFoundError("Certification");
   await assertBudgetVisible(ctx.db, certification.budgetId, ctx.actor, "Certification");
   return viewOf(ctx, certification);
+}
+
+/** Who issues the certification: the budget's company, with its logo when it has one. */
+export interface Contractor {
+  name: string;
+  legalName: string;
+  taxId: string;
+  address: string;
+  postalCode: string;
+  city: string;
+  province: string;
+  logo: Buffer | null;
+}
+
+/** What the certification document prints: its figures and the contractor (null when the budget has no company). */
+export async function getCertificationDocument(ctx: Ctx, id: string) {
+  const view = await getCertification(ctx, id);
+  const companyId = view.budget.companyId;
+  const company = companyId ? await findCompany(ctx.db, companyId) : null;
+  const logo = company ? await findCompanyLogo(ctx.db, company.id) : null;
+  const contractor: Contractor | null = company && {
+    name: company.name,
+    legalName: company.legalName,
+    taxId: company.taxId,
+    address: company.address,
+    postalCode: company.postalCode,
+    city: company.city,
+    province: company.province,
+    logo: logo?.content ?? null,
+  };
+  return { view, contractor };
 }
 
 /** Each line must point at a leaf item (kind item) of the budget, once. */
@@ -129,6 +168,28 @@ export async function updateCertification(ctx: AuthedCtx, id: string, input: Cer
       notes: input.notes ?? certification.notes,
     });
     await repo.replaceLines(tx, id, input.lines);
+  });
+  return getCertification(ctx, id);
+}
+
+/**
+ * Sets where and when the certification is issued and its own retention. Not once validada (409);
+ * the retention changes a figure, so only in borrador (409).
+ */
+export async function updateCertificationDocument(
+  ctx: AuthedCtx,
+  id: string,
+  input: CertificationDocumentInput,
+) {
+  await inTransaction(ctx.db, async (tx) => {
+    const { certification } = await lockForWrite(tx, id, ctx.actor);
+    if (input.retentionPct !== undefined) requireDraft(certification, "given another retention");
+    if (input.issueDate && input.issueDate < certification.periodStart) {
+      throw new BadRequestError("The issue date is before the certified period", [
+        { path: "body.issue_date", message: `is before period_start ${certification.periodStart}` },
+      ]);
+    }
+    await repo.updateCertification(tx, id, input);
   });
   return getCertification(ctx, id);
 }

@@ -1,3 +1,4 @@
+import { type Dec, dec } from "../../../platform/money.js";
 import type { BudgetRow } from "../budget-access.js";
 import {
   type CertificationTotals,
@@ -26,14 +27,31 @@ export interface ChapterLines {
   lines: CertificationLineView[];
 }
 
+/** A top-level chapter's figures for the summary table: every chapter, with or without work this period. */
+export interface ChapterSummary {
+  /** Null for the items placed directly at the root of the budget. */
+  chapter: ItemNode | null;
+  /** The budgeted amount of the chapter (sum of its items' amounts). */
+  budget: Dec;
+  toOrigin: Dec;
+  previous: Dec;
+  thisPeriod: Dec;
+  /** toOrigin / budget x 100, 2 decimals; null when the chapter has no budget. */
+  executedPct: Dec | null;
+}
+
 export interface CertificationView {
   certification: CertificationRow;
   budget: BudgetRow;
   previousNumber: number | null;
+  /** The retention applied: the certification's own retention_pct, else the budget's. */
+  retentionPct: string;
   /** In budget tree order. */
   lines: CertificationLineView[];
   /** The lines grouped by top-level chapter, in tree order. */
   chapters: ChapterLines[];
+  /** Every top-level chapter of the budget that has a budget or certified work, in tree order. */
+  summary: ChapterSummary[];
   totals: CertificationTotals;
 }
 
@@ -46,7 +64,7 @@ export interface ViewInput {
 }
 
 /** Sort key of a node: the (position, code) of each ancestor from the root down to the node. */
-function treeOrder(items: ReadonlyMap<string, ItemNode>) {
+export function treeOrder(items: ReadonlyMap<string, ItemNode>) {
   const keys = new Map<string, (string | number)[]>();
   const keyOf = (id: string): (string | number)[] => {
     const cached = keys.get(id);
@@ -68,7 +86,7 @@ function treeOrder(items: ReadonlyMap<string, ItemNode>) {
   };
 }
 
-function topChapterOf(items: ReadonlyMap<string, ItemNode>, node: ItemNode): ItemNode | null {
+export function topChapterOf(items: ReadonlyMap<string, ItemNode>, node: ItemNode): ItemNode | null {
   let current = node;
   while (current.parentId) {
     const parent = items.get(current.parentId);
@@ -76,6 +94,49 @@ function topChapterOf(items: ReadonlyMap<string, ItemNode>, node: ItemNode): Ite
     current = parent;
   }
   return current.kind === "chapter" ? current : null;
+}
+
+/** To origin as a percentage of the budget, 2 decimals; null when there is no budget. */
+export const executed = (toOrigin: Dec, budget: Dec): Dec | null =>
+  budget.isZero() ? null : toOrigin.times(100).dividedBy(budget).toDecimalPlaces(2);
+
+function chapterSummaries(
+  items: ReadonlyMap<string, ItemNode>,
+  order: (a: string, b: string) => number,
+  lines: readonly CertificationLineView[],
+): ChapterSummary[] {
+  const groups = new Map<string, ChapterSummary>();
+  const groupOf = (node: ItemNode): ChapterSummary => {
+    const chapter = topChapterOf(items, node);
+    const key = chapter?.id ?? "";
+    let group = groups.get(key);
+    if (!group) {
+      group = {
+        chapter,
+        budget: dec(0),
+        toOrigin: dec(0),
+        previous: dec(0),
+        thisPeriod: dec(0),
+        executedPct: null,
+      };
+      groups.set(key, group);
+    }
+    return group;
+  };
+  const leafIds = [...items.values()].filter((i) => i.kind === "item").map((i) => i.id);
+  for (const id of leafIds.sort(order)) {
+    const group = groupOf(items.get(id) as ItemNode);
+    group.budget = group.budget.plus(items.get(id)?.amount ?? 0);
+  }
+  for (const line of lines) {
+    const group = groupOf(items.get(line.budgetItemId) as ItemNode);
+    group.toOrigin = group.toOrigin.plus(line.amountToOrigin);
+    group.previous = group.previous.plus(line.amountPrevious);
+    group.thisPeriod = group.thisPeriod.plus(line.amountThisPeriod);
+  }
+  return [...groups.values()]
+    .filter((g) => !g.budget.isZero() || !g.toOrigin.isZero() || !g.previous.isZero())
+    .map((g) => ({ ...g, executedPct: executed(g.toOrigin, g.budget) }));
 }
 
 /**
@@ -123,12 +184,15 @@ export function buildCertificationView(input: ViewInput): CertificationView {
     else chapters.push({ chapter, lines: [line] });
   }
 
+  const retentionPct = input.certification.retentionPct ?? input.budget.retentionPct;
   return {
     certification: input.certification,
     budget: input.budget,
     previousNumber: input.previous?.number ?? null,
+    retentionPct,
     lines,
     chapters,
-    totals: certificationTotals(lines, input.budget),
+    summary: chapterSummaries(items, order, lines),
+    totals: certificationTotals(lines, { ...input.budget, retentionPct }),
   };
 }

@@ -593,7 +593,13 @@ export interface paths {
         delete: operations["deleteCertification"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Set the issue place and date, and the retention, printed on the certification
+         * @description Fields left out are not changed. Any state but validada (409); retention_pct only in borrador (409). issue_date must not be before period_start (400).
+         *
+         *     Requires permission `certifications:editar`.
+         */
+        patch: operations["updateCertificationDocument"];
         trace?: never;
     };
     "/api/v1/certifications/{id}/estado": {
@@ -626,8 +632,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The certification as a PDF (one page per chapter and a totals page)
-         * @description Requires permission `certifications:leer`.
+         * The certification as a PDF document to sign
+         * @description Page 1: the contractor (company, logo), the work and the owner, the chapter summary, the settlement (overheads, profit, VAT, retention, net payable), the payments-on-account clause and the signature blocks; then the relación valorada of the chapters with work this period. Fonts embedded.
+         *
+         *     Requires permission `certifications:leer`.
          */
         get: operations["getCertificationPdf"];
         put?: never;
@@ -4326,6 +4334,8 @@ export interface operations {
                             code: string;
                             /** @description The company it belongs to; null when the tenant had none */
                             company_id: string | null;
+                            contract_amount: string | null;
+                            contractor_signatory: string;
                             created_at: string;
                             created_by: string | null;
                             /** @description Rounding decimals a BC3 file declared (~K); empty when none */
@@ -4344,6 +4354,7 @@ export interface operations {
                             end_date: string | null;
                             /** @enum {string} */
                             estado: "borrador" | "aprobado" | "en_ejecucion" | "finalizado" | "cancelado";
+                            file_number: string;
                             /** Format: uuid */
                             id: string;
                             /** @description FIEBDC-3 CI: already included in the items' unit prices */
@@ -4351,6 +4362,8 @@ export interface operations {
                             name: string;
                             /** @description Percentage, decimal string with 2 decimals */
                             overheads_pct: string;
+                            owner_address: string;
+                            owner_signatory: string;
                             /** @description PEM x (1 + (overheads_pct + profit_pct) / 100) */
                             pec: string;
                             /** @description Presupuesto de ejecución material: sum of the item amounts */
@@ -4359,6 +4372,8 @@ export interface operations {
                             profit_pct: string;
                             /** @description Percentage, decimal string with 2 decimals */
                             retention_pct: string;
+                            site_address: string;
+                            site_manager_name: string;
                             start_date: string | null;
                             /** @description discounted + vat */
                             total: string;
@@ -4446,17 +4461,31 @@ export interface operations {
                      * @description The company the budget belongs to: the caller's own when restricted to one, else the tenant's only company when it has one (required when it has several)
                      */
                     company_id?: string;
+                    /** @description Contract amount (importe de adjudicación), VAT excluded; null when not set */
+                    contract_amount?: string | null;
+                    /** @description Who signs for the contractor */
+                    contractor_signatory?: string;
                     description?: string;
                     /** @description Baja, % (default 0) */
                     discount_pct?: string;
                     end_date?: string | null;
+                    /** @description File number of the contract (nº de expediente) */
+                    file_number?: string;
                     name: string;
                     /** @description Gastos generales, % (default 13) */
                     overheads_pct?: string;
+                    /** @description Address of the owner (promotor) */
+                    owner_address?: string;
+                    /** @description Who approves for the owner (promotor) */
+                    owner_signatory?: string;
                     /** @description Beneficio industrial, % (default 6) */
                     profit_pct?: string;
                     /** @description Retention on certifications, % (default 5) */
                     retention_pct?: string;
+                    /** @description Address of the works (emplazamiento) */
+                    site_address?: string;
+                    /** @description Who signs for the site management (dirección facultativa) */
+                    site_manager_name?: string;
                     start_date?: string | null;
                     /** @description VAT, % (default 21) */
                     vat_pct?: string;
@@ -4476,6 +4505,8 @@ export interface operations {
                         code: string;
                         /** @description The company it belongs to; null when the tenant had none */
                         company_id: string | null;
+                        contract_amount: string | null;
+                        contractor_signatory: string;
                         created_at: string;
                         created_by: string | null;
                         /** @description Rounding decimals a BC3 file declared (~K); empty when none */
@@ -4494,6 +4525,7 @@ export interface operations {
                         end_date: string | null;
                         /** @enum {string} */
                         estado: "borrador" | "aprobado" | "en_ejecucion" | "finalizado" | "cancelado";
+                        file_number: string;
                         /** Format: uuid */
                         id: string;
                         /** @description FIEBDC-3 CI: already included in the items' unit prices */
@@ -4501,6 +4533,8 @@ export interface operations {
                         name: string;
                         /** @description Percentage, decimal string with 2 decimals */
                         overheads_pct: string;
+                        owner_address: string;
+                        owner_signatory: string;
                         /** @description PEM x (1 + (overheads_pct + profit_pct) / 100) */
                         pec: string;
                         /** @description Presupuesto de ejecución material: sum of the item amounts */
@@ -4509,6 +4543,8 @@ export interface operations {
                         profit_pct: string;
                         /** @description Percentage, decimal string with 2 decimals */
                         retention_pct: string;
+                        site_address: string;
+                        site_manager_name: string;
                         start_date: string | null;
                         /** @description discounted + vat */
                         total: string;
@@ -4610,6 +4646,8 @@ export interface operations {
                         code: string;
                         /** @description The company it belongs to; null when the tenant had none */
                         company_id: string | null;
+                        contract_amount: string | null;
+                        contractor_signatory: string;
                         created_at: string;
                         created_by: string | null;
                         /** @description Rounding decimals a BC3 file declared (~K); empty when none */
@@ -4628,6 +4666,7 @@ export interface operations {
                         end_date: string | null;
                         /** @enum {string} */
                         estado: "borrador" | "aprobado" | "en_ejecucion" | "finalizado" | "cancelado";
+                        file_number: string;
                         /** Format: uuid */
                         id: string;
                         /** @description FIEBDC-3 CI: already included in the items' unit prices */
@@ -4635,6 +4674,8 @@ export interface operations {
                         name: string;
                         /** @description Percentage, decimal string with 2 decimals */
                         overheads_pct: string;
+                        owner_address: string;
+                        owner_signatory: string;
                         /** @description PEM x (1 + (overheads_pct + profit_pct) / 100) */
                         pec: string;
                         /** @description Presupuesto de ejecución material: sum of the item amounts */
@@ -4643,6 +4684,8 @@ export interface operations {
                         profit_pct: string;
                         /** @description Percentage, decimal string with 2 decimals */
                         retention_pct: string;
+                        site_address: string;
+                        site_manager_name: string;
                         start_date: string | null;
                         /** @description discounted + vat */
                         total: string;
@@ -4729,17 +4772,31 @@ export interface operations {
                     client_tax_id?: string | null;
                     /** @description Budget code, unique */
                     code?: string;
+                    /** @description Contract amount (importe de adjudicación), VAT excluded; null when not set */
+                    contract_amount?: string | null;
+                    /** @description Who signs for the contractor */
+                    contractor_signatory?: string;
                     description?: string;
                     /** @description Baja, % (default 0) */
                     discount_pct?: string;
                     end_date?: string | null;
+                    /** @description File number of the contract (nº de expediente) */
+                    file_number?: string;
                     name?: string;
                     /** @description Gastos generales, % (default 13) */
                     overheads_pct?: string;
+                    /** @description Address of the owner (promotor) */
+                    owner_address?: string;
+                    /** @description Who approves for the owner (promotor) */
+                    owner_signatory?: string;
                     /** @description Beneficio industrial, % (default 6) */
                     profit_pct?: string;
                     /** @description Retention on certifications, % (default 5) */
                     retention_pct?: string;
+                    /** @description Address of the works (emplazamiento) */
+                    site_address?: string;
+                    /** @description Who signs for the site management (dirección facultativa) */
+                    site_manager_name?: string;
                     start_date?: string | null;
                     /** @description VAT, % (default 21) */
                     vat_pct?: string;
@@ -4759,6 +4816,8 @@ export interface operations {
                         code: string;
                         /** @description The company it belongs to; null when the tenant had none */
                         company_id: string | null;
+                        contract_amount: string | null;
+                        contractor_signatory: string;
                         created_at: string;
                         created_by: string | null;
                         /** @description Rounding decimals a BC3 file declared (~K); empty when none */
@@ -4777,6 +4836,7 @@ export interface operations {
                         end_date: string | null;
                         /** @enum {string} */
                         estado: "borrador" | "aprobado" | "en_ejecucion" | "finalizado" | "cancelado";
+                        file_number: string;
                         /** Format: uuid */
                         id: string;
                         /** @description FIEBDC-3 CI: already included in the items' unit prices */
@@ -4784,6 +4844,8 @@ export interface operations {
                         name: string;
                         /** @description Percentage, decimal string with 2 decimals */
                         overheads_pct: string;
+                        owner_address: string;
+                        owner_signatory: string;
                         /** @description PEM x (1 + (overheads_pct + profit_pct) / 100) */
                         pec: string;
                         /** @description Presupuesto de ejecución material: sum of the item amounts */
@@ -4792,6 +4854,8 @@ export interface operations {
                         profit_pct: string;
                         /** @description Percentage, decimal string with 2 decimals */
                         retention_pct: string;
+                        site_address: string;
+                        site_manager_name: string;
                         start_date: string | null;
                         /** @description discounted + vat */
                         total: string;
@@ -4990,6 +5054,8 @@ export interface operations {
                         code: string;
                         /** @description The company it belongs to; null when the tenant had none */
                         company_id: string | null;
+                        contract_amount: string | null;
+                        contractor_signatory: string;
                         created_at: string;
                         created_by: string | null;
                         /** @description Rounding decimals a BC3 file declared (~K); empty when none */
@@ -5008,6 +5074,7 @@ export interface operations {
                         end_date: string | null;
                         /** @enum {string} */
                         estado: "borrador" | "aprobado" | "en_ejecucion" | "finalizado" | "cancelado";
+                        file_number: string;
                         /** Format: uuid */
                         id: string;
                         /** @description FIEBDC-3 CI: already included in the items' unit prices */
@@ -5015,6 +5082,8 @@ export interface operations {
                         name: string;
                         /** @description Percentage, decimal string with 2 decimals */
                         overheads_pct: string;
+                        owner_address: string;
+                        owner_signatory: string;
                         /** @description PEM x (1 + (overheads_pct + profit_pct) / 100) */
                         pec: string;
                         /** @description Presupuesto de ejecución material: sum of the item amounts */
@@ -5023,6 +5092,8 @@ export interface operations {
                         profit_pct: string;
                         /** @description Percentage, decimal string with 2 decimals */
                         retention_pct: string;
+                        site_address: string;
+                        site_manager_name: string;
                         start_date: string | null;
                         /** @description discounted + vat */
                         total: string;
@@ -5140,6 +5211,8 @@ export interface operations {
                         code: string;
                         /** @description The company it belongs to; null when the tenant had none */
                         company_id: string | null;
+                        contract_amount: string | null;
+                        contractor_signatory: string;
                         created_at: string;
                         created_by: string | null;
                         /** @description Rounding decimals a BC3 file declared (~K); empty when none */
@@ -5158,6 +5231,7 @@ export interface operations {
                         end_date: string | null;
                         /** @enum {string} */
                         estado: "borrador" | "aprobado" | "en_ejecucion" | "finalizado" | "cancelado";
+                        file_number: string;
                         /** Format: uuid */
                         id: string;
                         /** @description FIEBDC-3 CI: already included in the items' unit prices */
@@ -5165,6 +5239,8 @@ export interface operations {
                         name: string;
                         /** @description Percentage, decimal string with 2 decimals */
                         overheads_pct: string;
+                        owner_address: string;
+                        owner_signatory: string;
                         /** @description PEM x (1 + (overheads_pct + profit_pct) / 100) */
                         pec: string;
                         /** @description Presupuesto de ejecución material: sum of the item amounts */
@@ -5173,6 +5249,8 @@ export interface operations {
                         profit_pct: string;
                         /** @description Percentage, decimal string with 2 decimals */
                         retention_pct: string;
+                        site_address: string;
+                        site_manager_name: string;
                         start_date: string | null;
                         /** @description discounted + vat */
                         total: string;
@@ -5463,6 +5541,8 @@ export interface operations {
                         code: string;
                         /** @description The company it belongs to; null when the tenant had none */
                         company_id: string | null;
+                        contract_amount: string | null;
+                        contractor_signatory: string;
                         created_at: string;
                         created_by: string | null;
                         /** @description Rounding decimals a BC3 file declared (~K); empty when none */
@@ -5481,6 +5561,7 @@ export interface operations {
                         end_date: string | null;
                         /** @enum {string} */
                         estado: "borrador" | "aprobado" | "en_ejecucion" | "finalizado" | "cancelado";
+                        file_number: string;
                         /** Format: uuid */
                         id: string;
                         /** @description What the import read and every warning, by line of the file */
@@ -5516,6 +5597,8 @@ export interface operations {
                         name: string;
                         /** @description Percentage, decimal string with 2 decimals */
                         overheads_pct: string;
+                        owner_address: string;
+                        owner_signatory: string;
                         /** @description PEM x (1 + (overheads_pct + profit_pct) / 100) */
                         pec: string;
                         /** @description Presupuesto de ejecución material: sum of the item amounts */
@@ -5524,6 +5607,8 @@ export interface operations {
                         profit_pct: string;
                         /** @description Percentage, decimal string with 2 decimals */
                         retention_pct: string;
+                        site_address: string;
+                        site_manager_name: string;
                         start_date: string | null;
                         /** @description discounted + vat */
                         total: string;
@@ -5660,6 +5745,8 @@ export interface operations {
                         code: string;
                         /** @description The company it belongs to; null when the tenant had none */
                         company_id: string | null;
+                        contract_amount: string | null;
+                        contractor_signatory: string;
                         created_at: string;
                         created_by: string | null;
                         /** @description Rounding decimals a BC3 file declared (~K); empty when none */
@@ -5678,6 +5765,7 @@ export interface operations {
                         end_date: string | null;
                         /** @enum {string} */
                         estado: "borrador" | "aprobado" | "en_ejecucion" | "finalizado" | "cancelado";
+                        file_number: string;
                         /** Format: uuid */
                         id: string;
                         /** @description What the import read and every warning, by line of the file */
@@ -5713,6 +5801,8 @@ export interface operations {
                         name: string;
                         /** @description Percentage, decimal string with 2 decimals */
                         overheads_pct: string;
+                        owner_address: string;
+                        owner_signatory: string;
                         /** @description PEM x (1 + (overheads_pct + profit_pct) / 100) */
                         pec: string;
                         /** @description Presupuesto de ejecución material: sum of the item amounts */
@@ -5721,6 +5811,8 @@ export interface operations {
                         profit_pct: string;
                         /** @description Percentage, decimal string with 2 decimals */
                         retention_pct: string;
+                        site_address: string;
+                        site_manager_name: string;
                         start_date: string | null;
                         /** @description discounted + vat */
                         total: string;
@@ -5849,10 +5941,14 @@ export interface operations {
                             estado: "borrador" | "emitida" | "validada" | "rechazada";
                             /** Format: uuid */
                             id: string;
+                            issue_date: string | null;
+                            issue_place: string;
                             notes: string;
                             number: number;
                             period_end: string;
                             period_start: string;
+                            /** @description Own retention %; null = the budget's (see totals) */
+                            retention_pct: string | null;
                             updated_at: string;
                             validated_at: string | null;
                             validated_by: string | null;
@@ -5959,6 +6055,8 @@ export interface operations {
                         estado: "borrador" | "emitida" | "validada" | "rechazada";
                         /** Format: uuid */
                         id: string;
+                        issue_date: string | null;
+                        issue_place: string;
                         lines: {
                             /** @description Amount, decimal string with 2 decimals */
                             amount_previous: string;
@@ -5991,6 +6089,8 @@ export interface operations {
                         period_start: string;
                         /** @description Number of the validated certification used as previous */
                         previous_number: number | null;
+                        /** @description Own retention %; null = the budget's (see totals) */
+                        retention_pct: string | null;
                         totals: {
                             /** @description Amount, decimal string with 2 decimals */
                             discount: string;
@@ -6137,6 +6237,8 @@ export interface operations {
                         estado: "borrador" | "emitida" | "validada" | "rechazada";
                         /** Format: uuid */
                         id: string;
+                        issue_date: string | null;
+                        issue_place: string;
                         lines: {
                             /** @description Amount, decimal string with 2 decimals */
                             amount_previous: string;
@@ -6169,6 +6271,8 @@ export interface operations {
                         period_start: string;
                         /** @description Number of the validated certification used as previous */
                         previous_number: number | null;
+                        /** @description Own retention %; null = the budget's (see totals) */
+                        retention_pct: string | null;
                         totals: {
                             /** @description Amount, decimal string with 2 decimals */
                             discount: string;
@@ -6313,6 +6417,8 @@ export interface operations {
                         estado: "borrador" | "emitida" | "validada" | "rechazada";
                         /** Format: uuid */
                         id: string;
+                        issue_date: string | null;
+                        issue_place: string;
                         lines: {
                             /** @description Amount, decimal string with 2 decimals */
                             amount_previous: string;
@@ -6345,6 +6451,8 @@ export interface operations {
                         period_start: string;
                         /** @description Number of the validated certification used as previous */
                         previous_number: number | null;
+                        /** @description Own retention %; null = the budget's (see totals) */
+                        retention_pct: string | null;
                         totals: {
                             /** @description Amount, decimal string with 2 decimals */
                             discount: string;
@@ -6539,6 +6647,190 @@ export interface operations {
             };
         };
     };
+    updateCertificationDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Date of issue; not before period_start */
+                    issue_date?: string | null;
+                    /** @description Where it is issued (lugar de emisión) */
+                    issue_place?: string;
+                    /** @description Retención de garantía of this certification, %; null = the budget's. Only in borrador */
+                    retention_pct?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The record as it is after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        budget_code: string;
+                        /** Format: uuid */
+                        budget_id: string;
+                        budget_name: string;
+                        created_at: string;
+                        created_by: string | null;
+                        /** @enum {string} */
+                        estado: "borrador" | "emitida" | "validada" | "rechazada";
+                        /** Format: uuid */
+                        id: string;
+                        issue_date: string | null;
+                        issue_place: string;
+                        lines: {
+                            /** @description Amount, decimal string with 2 decimals */
+                            amount_previous: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            amount_this_period: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            amount_to_origin: string;
+                            /** Format: uuid */
+                            budget_item_id: string;
+                            /** @description Quantity, decimal string with 3 decimals */
+                            budgeted_quantity: string;
+                            /** @description Not listed on this certification: carried from the previous one */
+                            carried_forward: boolean;
+                            code: string;
+                            exceeds_budget: boolean;
+                            /** @description Quantity, decimal string with 3 decimals */
+                            quantity_previous: string;
+                            /** @description Quantity, decimal string with 3 decimals */
+                            quantity_this_period: string;
+                            /** @description Quantity, decimal string with 3 decimals */
+                            quantity_to_origin: string;
+                            summary: string;
+                            unit: string;
+                            /** @description Unit price, decimal string with 4 decimals */
+                            unit_price: string;
+                        }[];
+                        notes: string;
+                        number: number;
+                        period_end: string;
+                        period_start: string;
+                        /** @description Number of the validated certification used as previous */
+                        previous_number: number | null;
+                        /** @description Own retention %; null = the budget's (see totals) */
+                        retention_pct: string | null;
+                        totals: {
+                            /** @description Amount, decimal string with 2 decimals */
+                            discount: string;
+                            /** @description Percentage, decimal string with 2 decimals */
+                            discount_pct: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            net_payable: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            overheads: string;
+                            /** @description Percentage, decimal string with 2 decimals */
+                            overheads_pct: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            pem_previous: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            pem_this_period: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            pem_to_origin: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            profit: string;
+                            /** @description Percentage, decimal string with 2 decimals */
+                            profit_pct: string;
+                            /** @description Retención de garantía on this period's taxable base */
+                            retention: string;
+                            /** @description Percentage, decimal string with 2 decimals */
+                            retention_pct: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            subtotal: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            taxable_base: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            total: string;
+                            /** @description Amount, decimal string with 2 decimals */
+                            vat: string;
+                            /** @description Percentage, decimal string with 2 decimals */
+                            vat_pct: string;
+                        };
+                        updated_at: string;
+                        validated_at: string | null;
+                        validated_by: string | null;
+                    };
+                };
+            };
+            /** @description The request is invalid: a malformed body, query or path, or a business rule refused it (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or revoked credentials (`WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller does not hold the permission the operation requires */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (another company's or tenant's record) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record's state or another record conflicts with the request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected server error; the log holds the details under the request id (X-Request-Id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or file storage is unavailable: retry after the seconds in `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     setCertificationState: {
         parameters: {
             query?: never;
@@ -6574,6 +6866,8 @@ export interface operations {
                         estado: "borrador" | "emitida" | "validada" | "rechazada";
                         /** Format: uuid */
                         id: string;
+                        issue_date: string | null;
+                        issue_place: string;
                         lines: {
                             /** @description Amount, decimal string with 2 decimals */
                             amount_previous: string;
@@ -6606,6 +6900,8 @@ export interface operations {
                         period_start: string;
                         /** @description Number of the validated certification used as previous */
                         previous_number: number | null;
+                        /** @description Own retention %; null = the budget's (see totals) */
+                        retention_pct: string | null;
                         totals: {
                             /** @description Amount, decimal string with 2 decimals */
                             discount: string;
