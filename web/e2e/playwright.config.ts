@@ -24,6 +24,7 @@ export default defineConfig({
     },
     viewport: { width: 1440, height: 900 },
     locale: "es-ES",
+    reducedMotion: "reduce",
     acceptDownloads: true,
     trace: "off",
     screenshot: "only-on-failure",

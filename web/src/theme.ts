@@ -3,6 +3,8 @@ import { createTheme, defaultVariantColorsResolver, parseThemeColor } from "@man
 /** Dense and sober: small controls, compact tables, one accent colour. */
 export const theme = createTheme({
   primaryColor: "indigo",
+  // Users who ask their system for less motion get no transitions (and axe never meets a half-faded dialog).
+  respectReducedMotion: true,
   primaryShade: 9,
   defaultRadius: "sm",
   fontFamily: "Inter, system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",

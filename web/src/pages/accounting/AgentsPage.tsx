@@ -119,6 +119,7 @@ export function AgentsPage() {
       <Modal
         opened={editing !== null}
         onClose={() => setEditing(null)}
+        closeButtonProps={{ "aria-label": t("common.close") }}
         title={editing === "new" ? t("masters.newAgent") : t("masters.editAgent")}
       >
         {editing !== null && (

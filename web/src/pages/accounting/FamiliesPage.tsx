@@ -98,6 +98,7 @@ export function FamiliesPage() {
       <Modal
         opened={editing !== null}
         onClose={() => setEditing(null)}
+        closeButtonProps={{ "aria-label": t("common.close") }}
         title={editing === "new" ? t("masters.newFamily") : t("masters.editFamily")}
       >
         {editing !== null && (
