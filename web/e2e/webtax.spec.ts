@@ -158,6 +158,8 @@ test("a draft 390: a manual box saved, confirmed, and its AEAT file downloaded",
   await page.getByRole("button", { name: "Confirmar" }).click();
   await expect(page.getByText("Confirmada", { exact: true }).first()).toBeVisible();
   await expect(page.getByRole("textbox", { name: "Casilla 85" })).toHaveCount(0);
+  // The "saved" and "confirmed" notifications sit over the header's buttons until they close.
+  await expect(page.getByRole("alert")).toHaveCount(0, { timeout: 20_000 });
   const [download] = await Promise.all([
     page.waitForEvent("download"),
     page.getByRole("button", { name: "Fichero AEAT" }).click(),
