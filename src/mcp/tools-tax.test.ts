@@ -44,6 +44,10 @@ describe("get_vat_return", () => {
       box: "07",
       label: "Régimen general 21 %: base imponible",
       value: "1000.00",
+      section: "accrued",
+      unit: "euros",
+      manual: false,
+      formula: false,
     });
   });
 

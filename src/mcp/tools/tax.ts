@@ -1,6 +1,6 @@
 import { z } from "zod";
 import * as tax from "../../modules/tax/index.js";
-import { toBoxList, vatBookRowOut } from "../../modules/tax/index.js";
+import { layOutBoxes, returnBoxOut, vatBookRowOut } from "../../modules/tax/index.js";
 import { BadRequestError } from "../../platform/http/errors.js";
 import { companyIdArg, dateArg, defineTool, limitArg, offsetArg, pageOf, toolArgs } from "../tool-kit.js";
 
@@ -22,7 +22,7 @@ const vatReturnOut = z.object({
     .describe("303 box 71 / 111 box 30 / 115 box 05: positive to pay, negative to compensate"),
   outcome: z.string().describe("What the result means in words"),
   declaration_type: z.string().nullable(),
-  boxes: z.array(z.object({ box: z.string(), label: z.string(), value: z.string() })),
+  boxes: z.array(returnBoxOut),
 });
 
 function outcomeOf(result: string | null, type: string | null): string {
@@ -91,7 +91,7 @@ export const getVatReturn = defineTool({
       result,
       outcome: outcomeOf(result, type),
       declaration_type: type,
-      boxes: toBoxList(row.model, row.boxes),
+      boxes: layOutBoxes(row.model, row.boxes),
     };
   },
 });

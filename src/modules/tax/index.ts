@@ -8,7 +8,8 @@ import { registerPeriodLock } from "./lock.js";
 registerPeriodLock();
 
 export { loadTaxDemo, type TaxDemoResult } from "./demo.js";
-export { toBoxList, toReturnOut } from "./returns/schemas.js";
+export { layOutBoxes } from "./returns/layout.js";
+export { returnBoxOut, toReturnOut } from "./returns/schemas.js";
 export { declarationTypeOf, findReturnOfPeriod, resultOf } from "./returns/service.js";
 export { taxRoutes } from "./routes.js";
 export { toVatBookRowOut, vatBookRowOut } from "./vat-books/schemas.js";

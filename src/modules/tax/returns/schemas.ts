@@ -6,7 +6,7 @@ import { DECLARATION_KINDS, DECLARATION_TYPES, RETURN_STATES, TAX_MODELS } from 
 import type { Record349 } from "./aeat-files.js";
 import type { BoxInvoice } from "./books-query.js";
 import type { Issue390 } from "./compute-390.js";
-import { BOX_LABELS } from "./labels.js";
+import { layOutBoxes } from "./layout.js";
 import type { CheckRow } from "./repository.js";
 import { declarationTypeOf, type ReturnRow, resultOf } from "./service.js";
 
@@ -79,7 +79,17 @@ export const returnListQuery = apiListQuery.extend({
   year: z.coerce.number().int().min(2000).max(2999).optional(),
 });
 
-const boxOut = z.object({ box: z.string(), label: z.string(), value: z.string() });
+export const returnBoxOut = z.object({
+  box: z.string(),
+  label: z.string(),
+  value: z.string(),
+  section: z
+    .string()
+    .describe("The form's section the box sits in (accrued, deductible, result...; other when unknown)"),
+  unit: z.enum(["euros", "count"]).describe("count: recipients or operators, not euros"),
+  manual: z.boolean().describe("The accountant fills it (PATCH manual_boxes accepts only these)"),
+  formula: z.boolean().describe("A total or formula: its invoices are those of the boxes it adds"),
+});
 
 const record349Out = z.object({
   kind: z.enum(["operator", "rectification"]),
@@ -112,7 +122,7 @@ export const returnOut = z.object({
     .nullable()
     .describe("303 box 71, 111 box 30, 115 box 05: positive to pay, negative to compensate"),
   boxes: z.record(z.string(), z.string()).describe("Box number -> amount (counts for recipient boxes)"),
-  box_list: z.array(boxOut).describe("The boxes with their AEAT labels, in form order"),
+  box_list: z.array(returnBoxOut).describe("The boxes with their AEAT labels and roles, in form order"),
   manual_boxes: z.record(z.string(), z.string()),
   records: z.array(record349Out).describe("349: operator and rectification records"),
   issues: z
@@ -135,11 +145,6 @@ export const returnOut = z.object({
   updated_at: z.string(),
 });
 export const returnPage = apiPage(returnOut);
-
-export function toBoxList(modelName: string, boxes: Record<string, string>) {
-  const labels = BOX_LABELS[modelName] ?? {};
-  return Object.entries(boxes).map(([box, value]) => ({ box, label: labels[box] ?? box, value }));
-}
 
 export function toRecord349Out(r: Record349): z.infer<typeof record349Out> {
   return {
@@ -172,7 +177,7 @@ export function toReturnOut(r: ReturnRow): z.infer<typeof returnOut> {
     declaration_type: declarationTypeOf(r) as z.infer<typeof returnOut>["declaration_type"],
     result: resultOf(r),
     boxes: r.boxes,
-    box_list: toBoxList(r.model, r.boxes),
+    box_list: layOutBoxes(r.model, r.boxes),
     manual_boxes: r.manualBoxes,
     records: r.model === "349" ? (r.records as Record349[]).map(toRecord349Out) : [],
     issues: r.model === "390" ? (r.records as Issue390[]) : [],

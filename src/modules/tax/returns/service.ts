@@ -26,17 +26,9 @@ import {
 } from "../tables.js";
 import { dr111File, dr115File, dr303File, dr349File, type Record349 } from "./aeat-files.js";
 import { boxSums, invoicesOfBox } from "./books-query.js";
-import {
-  type Boxes,
-  compute111,
-  compute115,
-  compute303,
-  defaultDeclarationType,
-  MANUAL_111,
-  MANUAL_115,
-  MANUAL_303,
-} from "./compute.js";
-import { type Issue390, MANUAL_390, sourceOf390 } from "./compute-390.js";
+import { type Boxes, compute111, compute115, compute303, defaultDeclarationType } from "./compute.js";
+import { type Issue390, sourceOf390 } from "./compute-390.js";
+import { MANUAL_BOXES } from "./layout.js";
 import { compute349 } from "./modelo349.js";
 import { compute390FromBooks, file390 } from "./modelo390.js";
 import { type Period, periodOf, previousPeriod } from "./periods.js";
@@ -47,14 +39,6 @@ export type ReturnRow = repo.ReturnRow;
 
 /** Reopening a locked period: an admin's (reopen, or a correcting 303 whose draft reopens it). */
 export const REOPEN_PERMISSION = "admin:editar";
-
-const MANUAL: Record<TaxModel, readonly string[]> = {
-  "303": MANUAL_303,
-  "111": MANUAL_111,
-  "115": MANUAL_115,
-  "390": MANUAL_390,
-  "349": [],
-};
 
 /** The box holding the result to pay (positive) or to compensate / refund (negative). */
 const RESULT_BOX: Partial<Record<TaxModel, string>> = { "303": "71", "111": "30", "115": "05" };
@@ -349,11 +333,11 @@ export async function updateReturn(ctx: AuthedCtx, id: string, changes: ReturnCh
     const manual = { ...row.manualBoxes };
     const errors: FieldError[] = [];
     for (const [box, value] of Object.entries(changes.manualBoxes ?? {})) {
-      if (!MANUAL[row.model].includes(box)) {
+      if (!MANUAL_BOXES[row.model].includes(box)) {
         errors.push({
           path: `manual_boxes.${box}`,
-          message: MANUAL[row.model].length
-            ? `is not a box the accountant fills in a ${row.model} (${MANUAL[row.model].join(", ")})`
+          message: MANUAL_BOXES[row.model].length
+            ? `is not a box the accountant fills in a ${row.model} (${MANUAL_BOXES[row.model].join(", ")})`
             : `a ${row.model} has no manual boxes`,
         });
         continue;

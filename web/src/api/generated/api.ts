@@ -28920,10 +28920,21 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description The boxes with their AEAT labels, in form order */
+                            /** @description The boxes with their AEAT labels and roles, in form order */
                             box_list: {
                                 box: string;
+                                /** @description A total or formula: its invoices are those of the boxes it adds */
+                                formula: boolean;
                                 label: string;
+                                /** @description The accountant fills it (PATCH manual_boxes accepts only these) */
+                                manual: boolean;
+                                /** @description The form's section the box sits in (accrued, deductible, result...; other when unknown) */
+                                section: string;
+                                /**
+                                 * @description count: recipients or operators, not euros
+                                 * @enum {string}
+                                 */
+                                unit: "euros" | "count";
                                 value: string;
                             }[];
                             /** @description Box number -> amount (counts for recipient boxes) */
@@ -29087,10 +29098,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The boxes with their AEAT labels, in form order */
+                        /** @description The boxes with their AEAT labels and roles, in form order */
                         box_list: {
                             box: string;
+                            /** @description A total or formula: its invoices are those of the boxes it adds */
+                            formula: boolean;
                             label: string;
+                            /** @description The accountant fills it (PATCH manual_boxes accepts only these) */
+                            manual: boolean;
+                            /** @description The form's section the box sits in (accrued, deductible, result...; other when unknown) */
+                            section: string;
+                            /**
+                             * @description count: recipients or operators, not euros
+                             * @enum {string}
+                             */
+                            unit: "euros" | "count";
                             value: string;
                         }[];
                         /** @description Box number -> amount (counts for recipient boxes) */
@@ -29249,10 +29271,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The boxes with their AEAT labels, in form order */
+                        /** @description The boxes with their AEAT labels and roles, in form order */
                         box_list: {
                             box: string;
+                            /** @description A total or formula: its invoices are those of the boxes it adds */
+                            formula: boolean;
                             label: string;
+                            /** @description The accountant fills it (PATCH manual_boxes accepts only these) */
+                            manual: boolean;
+                            /** @description The form's section the box sits in (accrued, deductible, result...; other when unknown) */
+                            section: string;
+                            /**
+                             * @description count: recipients or operators, not euros
+                             * @enum {string}
+                             */
+                            unit: "euros" | "count";
                             value: string;
                         }[];
                         /** @description Box number -> amount (counts for recipient boxes) */
@@ -29407,10 +29440,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The boxes with their AEAT labels, in form order */
+                        /** @description The boxes with their AEAT labels and roles, in form order */
                         box_list: {
                             box: string;
+                            /** @description A total or formula: its invoices are those of the boxes it adds */
+                            formula: boolean;
                             label: string;
+                            /** @description The accountant fills it (PATCH manual_boxes accepts only these) */
+                            manual: boolean;
+                            /** @description The form's section the box sits in (accrued, deductible, result...; other when unknown) */
+                            section: string;
+                            /**
+                             * @description count: recipients or operators, not euros
+                             * @enum {string}
+                             */
+                            unit: "euros" | "count";
                             value: string;
                         }[];
                         /** @description Box number -> amount (counts for recipient boxes) */
@@ -29764,10 +29808,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The boxes with their AEAT labels, in form order */
+                        /** @description The boxes with their AEAT labels and roles, in form order */
                         box_list: {
                             box: string;
+                            /** @description A total or formula: its invoices are those of the boxes it adds */
+                            formula: boolean;
                             label: string;
+                            /** @description The accountant fills it (PATCH manual_boxes accepts only these) */
+                            manual: boolean;
+                            /** @description The form's section the box sits in (accrued, deductible, result...; other when unknown) */
+                            section: string;
+                            /**
+                             * @description count: recipients or operators, not euros
+                             * @enum {string}
+                             */
+                            unit: "euros" | "count";
                             value: string;
                         }[];
                         /** @description Box number -> amount (counts for recipient boxes) */
@@ -30106,10 +30161,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The boxes with their AEAT labels, in form order */
+                        /** @description The boxes with their AEAT labels and roles, in form order */
                         box_list: {
                             box: string;
+                            /** @description A total or formula: its invoices are those of the boxes it adds */
+                            formula: boolean;
                             label: string;
+                            /** @description The accountant fills it (PATCH manual_boxes accepts only these) */
+                            manual: boolean;
+                            /** @description The form's section the box sits in (accrued, deductible, result...; other when unknown) */
+                            section: string;
+                            /**
+                             * @description count: recipients or operators, not euros
+                             * @enum {string}
+                             */
+                            unit: "euros" | "count";
                             value: string;
                         }[];
                         /** @description Box number -> amount (counts for recipient boxes) */
@@ -30271,10 +30337,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The boxes with their AEAT labels, in form order */
+                        /** @description The boxes with their AEAT labels and roles, in form order */
                         box_list: {
                             box: string;
+                            /** @description A total or formula: its invoices are those of the boxes it adds */
+                            formula: boolean;
                             label: string;
+                            /** @description The accountant fills it (PATCH manual_boxes accepts only these) */
+                            manual: boolean;
+                            /** @description The form's section the box sits in (accrued, deductible, result...; other when unknown) */
+                            section: string;
+                            /**
+                             * @description count: recipients or operators, not euros
+                             * @enum {string}
+                             */
+                            unit: "euros" | "count";
                             value: string;
                         }[];
                         /** @description Box number -> amount (counts for recipient boxes) */
@@ -30443,10 +30520,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The boxes with their AEAT labels, in form order */
+                        /** @description The boxes with their AEAT labels and roles, in form order */
                         box_list: {
                             box: string;
+                            /** @description A total or formula: its invoices are those of the boxes it adds */
+                            formula: boolean;
                             label: string;
+                            /** @description The accountant fills it (PATCH manual_boxes accepts only these) */
+                            manual: boolean;
+                            /** @description The form's section the box sits in (accrued, deductible, result...; other when unknown) */
+                            section: string;
+                            /**
+                             * @description count: recipients or operators, not euros
+                             * @enum {string}
+                             */
+                            unit: "euros" | "count";
                             value: string;
                         }[];
                         /** @description Box number -> amount (counts for recipient boxes) */
@@ -30608,10 +30696,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The boxes with their AEAT labels, in form order */
+                        /** @description The boxes with their AEAT labels and roles, in form order */
                         box_list: {
                             box: string;
+                            /** @description A total or formula: its invoices are those of the boxes it adds */
+                            formula: boolean;
                             label: string;
+                            /** @description The accountant fills it (PATCH manual_boxes accepts only these) */
+                            manual: boolean;
+                            /** @description The form's section the box sits in (accrued, deductible, result...; other when unknown) */
+                            section: string;
+                            /**
+                             * @description count: recipients or operators, not euros
+                             * @enum {string}
+                             */
+                            unit: "euros" | "count";
                             value: string;
                         }[];
                         /** @description Box number -> amount (counts for recipient boxes) */

@@ -20,11 +20,12 @@ import { notifyError, notifySuccess } from "../../components/notify";
 import { QueryState } from "../../components/states";
 import { parseAmount } from "../../forms/validation";
 import { formatDate, formatMoney, formatNumber } from "../../i18n";
-import { COUNT_BOXES, FORMULA_BOXES, groupBoxes, MANUAL_BOXES } from "./forms";
+import { groupBoxes } from "./forms";
 import type { TaxReturn } from "./ReturnDetailPage";
 
 const TYPES = ["I", "U", "G", "D", "X", "V", "C", "N"] as const;
 type DeclarationType = (typeof TYPES)[number];
+type Box = TaxReturn["box_list"][number];
 
 /** The return's boxes by form section; manual boxes are inputs while the return is a draft. */
 export function ReturnBoxes({
@@ -37,14 +38,11 @@ export function ReturnBoxes({
   onSaved: (r: TaxReturn) => void;
 }) {
   const { t } = useTranslation();
-  const manual = MANUAL_BOXES[r.model] ?? [];
   const [hideZero, setHideZero] = useState(true);
   const [typed, setTyped] = useState<Record<string, string>>({});
   const [type, setType] = useState<DeclarationType | null>(null);
   const [iban, setIban] = useState<string | null>(null);
   const [shown, setShown] = useState<string | null>(null);
-  const counts = COUNT_BOXES[r.model] ?? [];
-  const formulas = FORMULA_BOXES[r.model] ?? [];
   const invalid = Object.entries(typed).filter(([, v]) => parseAmount(v).isNaN());
   const changed = Object.keys(typed).length > 0 || type !== null || iban !== null;
   const save = useMutation({
@@ -72,16 +70,10 @@ export function ReturnBoxes({
     },
     onError: notifyError,
   });
-  const value = (box: string, v: string) => (counts.includes(box) ? formatNumber(v, 0) : formatMoney(v));
-  const groups = groupBoxes(r.model, r.box_list).map((g) => ({
+  const value = (b: Box) => (b.unit === "count" ? formatNumber(b.value, 0) : formatMoney(b.value));
+  const groups = groupBoxes(r.box_list).map((g) => ({
     ...g,
-    boxes: g.boxes.filter(
-      (b) =>
-        !hideZero ||
-        Number(b.value) !== 0 ||
-        (editable && manual.includes(b.box)) ||
-        formulas.includes(b.box),
-    ),
+    boxes: g.boxes.filter((b) => !hideZero || Number(b.value) !== 0 || (editable && b.manual) || b.formula),
   }));
   return (
     <>
@@ -138,11 +130,10 @@ export function ReturnBoxes({
               </Table.Thead>
               <Table.Tbody>
                 {g.boxes.map((b) => {
-                  const isManual = manual.includes(b.box);
-                  const traceable = !isManual && !formulas.includes(b.box) && Number(b.value) !== 0;
+                  const traceable = !b.manual && !b.formula && Number(b.value) !== 0;
                   const typedValue = typed[b.box];
                   return (
-                    <Table.Tr key={b.box} fw={formulas.includes(b.box) ? 600 : undefined}>
+                    <Table.Tr key={b.box} fw={b.formula ? 600 : undefined}>
                       <Table.Td ff="monospace">
                         {traceable ? (
                           <UnstyledButton
@@ -163,7 +154,7 @@ export function ReturnBoxes({
                         <Text size="sm">{b.label}</Text>
                       </Table.Td>
                       <Table.Td ta="right" ff="monospace" style={{ whiteSpace: "nowrap" }}>
-                        {editable && isManual ? (
+                        {editable && b.manual ? (
                           <TextInput
                             size="xs"
                             w={130}
@@ -179,7 +170,7 @@ export function ReturnBoxes({
                             styles={{ input: { textAlign: "right", fontFamily: "monospace" } }}
                           />
                         ) : (
-                          value(b.box, b.value)
+                          value(b)
                         )}
                       </Table.Td>
                     </Table.Tr>
