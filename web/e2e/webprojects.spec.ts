@@ -147,8 +147,11 @@ test("an activity is added over a chapter and its progress set; dates out of ord
   await dialog.getByRole("button", { name: "Guardar" }).click();
   await expect(dialog.getByText("Debe estar entre 0 y 100")).toBeVisible();
   await dialog.getByLabel("Avance %").fill("40");
+  await dialog.getByLabel("Responsable").click();
+  await page.getByRole("option", { name: "Administrator" }).click();
   await dialog.getByRole("button", { name: "Guardar" }).click();
   await expect(dialog).toHaveCount(0);
+  await expect(row.getByRole("cell", { name: "Administrator" })).toBeVisible();
   await expect(row.getByRole("progressbar", { name: "Avance A1" })).toHaveAttribute("aria-valuenow", "40");
   await expect(row.getByText("40 %")).toBeVisible();
   await expect(row.getByText("12,00 €")).toBeVisible();

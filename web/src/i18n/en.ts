@@ -425,6 +425,8 @@ export const en: Messages = {
     items: "Items",
     linkedItems: "Items and chapters it covers",
     linkedItemsHint: "A chapter counts everything it holds",
+    responsible: "Responsible",
+    noResponsible: "No one",
     endBeforeStart: "The end can't precede the start",
     badDecimal: "A number with at most {{decimals}} decimals",
     start: "Start",

@@ -424,6 +424,8 @@ export const es = {
     items: "Partidas",
     linkedItems: "Partidas y capítulos que cubre",
     linkedItemsHint: "Un capítulo cuenta todo lo que contiene",
+    responsible: "Responsable",
+    noResponsible: "Sin responsable",
     endBeforeStart: "El fin no puede ser anterior al inicio",
     badDecimal: "Número con {{decimals}} decimales como mucho",
     start: "Iniciar",

@@ -8,6 +8,7 @@ import {
   MultiSelect,
   Paper,
   Progress,
+  Select,
   SimpleGrid,
   Stack,
   Table,
@@ -63,6 +64,7 @@ export function ActivitiesTab({ budget }: { budget: Budget }) {
         await v1.GET("/api/v1/activities", { params: { query: { budget_id: budget.id, limit: 1000 } } }),
       ),
   });
+  const people = useUserNames();
   const refresh = () => void client.invalidateQueries({ queryKey: ["activities", budget.id] });
   const changeState = useMutation({
     mutationFn: async ({ id, estado }: { id: string; estado: ActivityState }) =>
@@ -94,16 +96,17 @@ export function ActivitiesTab({ budget }: { budget: Budget }) {
           <>
             <Totals activities={d.data} />
             <Paper withBorder>
-              <Table.ScrollContainer minWidth={1040}>
+              <Table.ScrollContainer minWidth={1260}>
                 <Table striped highlightOnHover>
                   <Table.Thead>
                     <Table.Tr>
                       <Table.Th w={90}>{t("common.code")}</Table.Th>
-                      <Table.Th>{t("common.name")}</Table.Th>
-                      <Table.Th w={170}>{t("projectsEdit.planned")}</Table.Th>
-                      <Table.Th w={170}>{t("projectsEdit.actual")}</Table.Th>
-                      <Table.Th w={170}>{t("projectsEdit.progress")}</Table.Th>
-                      <Table.Th w={110}>{t("common.status")}</Table.Th>
+                      <Table.Th miw={200}>{t("common.name")}</Table.Th>
+                      <Table.Th w={160}>{t("projectsEdit.planned")}</Table.Th>
+                      <Table.Th w={160}>{t("projectsEdit.actual")}</Table.Th>
+                      <Table.Th w={130}>{t("projectsEdit.responsible")}</Table.Th>
+                      <Table.Th w={150}>{t("projectsEdit.progress")}</Table.Th>
+                      <Table.Th w={120}>{t("common.status")}</Table.Th>
                       <Table.Th w={120} ta="right">
                         {t("projectsEdit.plannedValue")}
                       </Table.Th>
@@ -128,6 +131,9 @@ export function ActivitiesTab({ budget }: { budget: Budget }) {
                         </Table.Td>
                         <Table.Td>
                           <DateRange from={a.actual_start} to={a.actual_end} />
+                        </Table.Td>
+                        <Table.Td>
+                          <Text size="sm">{responsibleName(a.responsible_user_id, people.data)}</Text>
                         </Table.Td>
                         <Table.Td>
                           <Group gap="xs" wrap="nowrap">
@@ -266,7 +272,8 @@ function ActivityForm({
 }) {
   const { t } = useTranslation();
   const items = useItemsTree(budgetId);
-  const form = useForm<ActivityValues & { budget_item_ids: string[] }>({
+  const people = useUserNames();
+  const form = useForm<ActivityValues & { budget_item_ids: string[]; responsible_user_id: string | null }>({
     initialValues: {
       code: activity?.code ?? "",
       name: activity?.name ?? "",
@@ -276,6 +283,7 @@ function ActivityForm({
       actual_end: activity?.actual_end ?? "",
       progress_pct: activity ? formatNumber(activity.progress_pct, 2) : "",
       budget_item_ids: activity?.budget_item_ids ?? [],
+      responsible_user_id: activity?.responsible_user_id ?? null,
     },
     validate: activityRules(t),
   });
@@ -290,6 +298,7 @@ function ActivityForm({
         actual_start: v.actual_start || null,
         actual_end: v.actual_end || null,
         budget_item_ids: v.budget_item_ids,
+        ...(people.data ? { responsible_user_id: v.responsible_user_id } : {}),
         ...(progress ? { progress_pct: progress } : {}),
       };
       return activity
@@ -344,6 +353,16 @@ function ActivityForm({
         inputMode="decimal"
         {...form.getInputProps("progress_pct")}
       />
+      {people.data && (
+        <Select
+          label={t("projectsEdit.responsible")}
+          placeholder={t("projectsEdit.noResponsible")}
+          data={people.data.map((u) => ({ value: u.id, label: u.name }))}
+          searchable
+          clearable
+          {...form.getInputProps("responsible_user_id")}
+        />
+      )}
       <MultiSelect
         label={t("projectsEdit.linkedItems")}
         description={t("projectsEdit.linkedItemsHint")}
@@ -354,4 +373,30 @@ function ActivityForm({
       />
     </DialogForm>
   );
+}
+
+/**
+ * The users an activity can be given to, when the signed-in user may list users (usuarios:leer);
+ * otherwise undefined, and the responsible is neither shown by name nor editable.
+ */
+function useUserNames() {
+  const { t } = useTranslation();
+  const canList = useCan("usuarios:leer");
+  return useQuery({
+    queryKey: ["users", "names"],
+    enabled: canList,
+    staleTime: 60_000,
+    queryFn: async () => {
+      const page = unwrap(await v1.GET("/api/v1/users", { params: { query: { limit: 500 } } }));
+      return page.data.map((u) => ({
+        id: u.id,
+        name: `${u.full_name || u.email}${u.is_active ? "" : ` (${t("common.inactive")})`}`,
+      }));
+    },
+  });
+}
+
+function responsibleName(id: string | null, people: { id: string; name: string }[] | undefined) {
+  if (!id) return "—";
+  return people?.find((u) => u.id === id)?.name ?? "—";
 }
