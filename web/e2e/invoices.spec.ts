@@ -181,6 +181,37 @@ test("an open sales order becomes a draft invoice, opened in the editor with the
   expect(await totalShown(page)).toBeCloseTo(Number(draft.totals.total), 2);
 });
 
+test("a supplier's estimate becomes an order, and an order a draft purchase invoice under the supplier's number", async ({
+  page,
+}) => {
+  await signIn(page, ADMIN.email, ADMIN.password());
+  await page.goto(`${base()}/purchases/orders`);
+  await expect(page.getByRole("heading", { name: "Presupuestos y pedidos a proveedores" })).toBeVisible();
+  const kinds = page.getByRole("radiogroup", { name: "Presupuestos y pedidos a proveedores" });
+  await kinds.getByText("Presupuestos", { exact: true }).click();
+  await page.getByRole("button", { name: "Convertir en pedido" }).first().click();
+  await expect(page.getByRole("radio", { name: "Pedidos" })).toBeChecked();
+
+  await page.getByRole("button", { name: "Facturar" }).first().click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByLabel(/Número de factura del proveedor/)).toBeFocused();
+  await expectAccessible(page);
+  await shot(page, "purchase-orders-invoice");
+  const number = `PROV-E2E-${Date.now()}`;
+  await dialog.getByLabel(/Número de factura del proveedor/).fill(number);
+  await dialog.getByRole("button", { name: "Facturar" }).click();
+  await expect(page).toHaveURL(/\/purchases\/invoices\/[0-9a-f-]{36}$/);
+  const id = page.url().split("/").at(-1) as string;
+  const { access_token } = await apiLogin(ADMIN.email, ADMIN.password());
+  const draft = await api<InvoiceOut & { supplier_number: string; sources: { kind: string }[] }>(
+    access_token,
+    "GET",
+    `/api/purchases/invoices/${id}`,
+  );
+  expect(draft.supplier_number).toBe(number);
+  expect(draft.sources.map((s) => s.kind)).toContain("order");
+});
+
 test("a user who may only read sales sees invoices without edit buttons and the refusal on a new one", async ({
   browser,
 }) => {

@@ -89,6 +89,7 @@ const sales = () => import("./pages/sales");
 const salesInvoices = page("/sales/invoices", sales, "SalesInvoicesPage");
 const purchaseInvoices = page("/purchases/invoices", sales, "PurchaseInvoicesPage");
 const salesOrders = page("/sales/orders", sales, "SalesOrdersPage");
+const purchaseOrders = page("/purchases/orders", sales, "PurchaseOrdersPage");
 const newSalesInvoice = page("/sales/invoices/new", sales, "SalesInvoiceEditorPage");
 const salesInvoice = page("/sales/invoices/$invoiceId", sales, "SalesInvoiceEditorPage");
 const newPurchaseInvoice = page("/purchases/invoices/new", sales, "PurchaseInvoiceEditorPage");
@@ -125,6 +126,7 @@ const routeTree = rootRoute.addChildren([
     salesInvoices,
     purchaseInvoices,
     salesOrders,
+    purchaseOrders,
     newSalesInvoice,
     salesInvoice,
     newPurchaseInvoice,

@@ -512,6 +512,9 @@ export const en: Messages = {
     estimates: "Estimates",
     toOrder: "Convert to order",
     toInvoice: "Invoice",
+    purchaseTitle: "Suppliers' estimates and orders",
+    supplierNumber: "Supplier's invoice number",
+    supplierNumberHint: "As printed on the invoice received; the purchase is recorded under it",
     invoiced: "Draft invoice created from the order",
   },
 };

@@ -511,6 +511,9 @@ export const es = {
     estimates: "Presupuestos",
     toOrder: "Convertir en pedido",
     toInvoice: "Facturar",
+    purchaseTitle: "Presupuestos y pedidos a proveedores",
+    supplierNumber: "Número de factura del proveedor",
+    supplierNumberHint: "El que figura en la factura recibida; con él se registra la compra",
     invoiced: "Factura en borrador creada desde el pedido",
   },
 } as const;

@@ -64,6 +64,7 @@ function useAreas(): NavArea[] {
       icon: <IconShoppingCart size={size} />,
       items: [
         { to: "/purchases/invoices", label: t("shell.purchaseInvoices"), permission: "purchases:leer" },
+        { to: "/purchases/orders", label: t("salesOrders.title"), permission: "purchases:leer" },
       ],
     },
     {

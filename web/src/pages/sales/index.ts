@@ -2,4 +2,4 @@ export { BankReconciliationPage } from "./BankReconciliationPage";
 export { CashFlowPage } from "./CashFlowPage";
 export { PurchaseInvoiceEditorPage, SalesInvoiceEditorPage } from "./InvoiceEditorPage";
 export { PurchaseInvoicesPage, SalesInvoicesPage } from "./InvoicesPages";
-export { SalesOrdersPage } from "./SalesOrdersPage";
+export { PurchaseOrdersPage, SalesOrdersPage } from "./OrdersPage";
