@@ -1,4 +1,9 @@
-import { McpServer, type McpServerOptions, type Tool } from "@modelcontextprotocol/server";
+import {
+  McpServer,
+  type McpServerOptions,
+  type ServerContext,
+  type Tool,
+} from "@modelcontextprotocol/server";
 import type { Db } from "../platform/db/client.js";
 import { inReadOnlyTransaction } from "../platform/db/sql.js";
 import type { AuthedCtx } from "../platform/http/context.js";
@@ -57,9 +62,20 @@ const SERVER_OPTIONS: McpServerOptions = {
   },
 };
 
-async function execute(tool: ToolSpec, c: McpContext, args: unknown) {
+/**
+ * Whom a call acts for: the principal the HTTP request carrying it was just authenticated as (an
+ * SSE message POST: the guard read the same token again for this very message), else the token
+ * read again now (stdio, SSE messages relayed from another node), else the serving unit's own.
+ */
+async function principalOfCall(c: McpContext, call: ServerContext): Promise<Principal | string> {
+  const authenticated = call.http?.authInfo?.extra?.principal as Principal | undefined;
+  if (authenticated) return authenticated;
+  return c.current ? c.current() : c.principal;
+}
+
+async function execute(tool: ToolSpec, c: McpContext, args: unknown, call: ServerContext) {
   try {
-    const principal = c.current ? await c.current() : c.principal;
+    const principal = await principalOfCall(c, call);
     if (typeof principal === "string") return toolError(principal);
     const refused = refusal(principal, tool.name, tool.access);
     if (refused) return toolError(refused);
@@ -116,7 +132,7 @@ export function createMcpServer(c: McpContext, only?: ReadonlySet<string>): McpS
         outputSchema: tool.output,
         annotations: READ_ONLY,
       },
-      async (args: unknown) => execute(spec, c, args),
+      async (args: unknown, call: ServerContext) => execute(spec, c, args, call),
     );
   }
   server.server.setRequestHandler("tools/list", () => ({ tools: visible }));
