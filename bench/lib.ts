@@ -10,6 +10,7 @@ import { prepareDatabase } from "../src/runtime/database.js";
 
 export const BENCH_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 export const BENCH_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+export const BENCH_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 export const ADMIN = { email: "bench-admin@example.com", password: "bench-password-1" };
 const SECRET = "bench-secret-bench-secret-bench-secret-0123456789";
 
@@ -96,7 +97,7 @@ export function report(title: string, rows: Measured[], ratios: [string, Measure
  */
 export async function measureInterleaved(
   targets: { name: string; url: string; opts?: Parameters<typeof measure>[2] }[],
-  rounds = Number(process.env.BENCH_ROUNDS ?? 3),
+  rounds = BENCH_ROUNDS,
 ): Promise<Measured[]> {
   const runs = new Map<string, Measured[]>();
   for (let i = 0; i < rounds; i++) {
