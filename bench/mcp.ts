@@ -8,6 +8,7 @@ import {
   BENCH_CONNECTIONS,
   BENCH_ROUNDS,
   BENCH_SECONDS,
+  cpuMsSince,
   freshDatabase,
   login,
   type Measured,
@@ -37,6 +38,7 @@ async function measureTool(name: string, connect: () => Transport, modern = fals
   let errors = 0;
   const until = Date.now() + BENCH_SECONDS * 1000;
   const started = Date.now();
+  const cpu = process.cpuUsage();
   await Promise.all(
     clients.map(async (client) => {
       while (Date.now() < until) {
@@ -48,11 +50,12 @@ async function measureTool(name: string, connect: () => Transport, modern = fals
     }),
   );
   const seconds = (Date.now() - started) / 1000;
+  const cpuMs = cpuMsSince(cpu) / Math.max(1, latencies.length);
   await Promise.all(clients.map((client) => client.close()));
   latencies.sort((a, b) => a - b);
   const at = (q: number) =>
     Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]);
-  return { name, rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), errors };
+  return { name, rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), errors, cpuMs };
 }
 
 /**
