@@ -10,6 +10,7 @@ import { prepareDatabase } from "../src/runtime/database.js";
 
 export const BENCH_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 export const BENCH_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+export const BENCH_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 export const ADMIN = { email: "bench-admin@example.com", password: "bench-password-1" };
 const SECRET = "bench-secret-bench-secret-bench-secret-0123456789";
 
@@ -19,7 +20,18 @@ export interface Measured {
   p50: number;
   p99: number;
   errors: number;
+  /**
+   * CPU milliseconds the bench process (server and load generator: both run in it) spent per
+   * request: far less moved by other load on the machine than req/s. PostgreSQL's are not counted.
+   */
+  cpuMs?: number;
 }
+
+/** CPU milliseconds this process used since `since` (process.cpuUsage()). */
+export const cpuMsSince = (since: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
 
 /** A fresh PostgreSQL database for the bench (dropped first if it exists). */
 export async function freshDatabase(
@@ -69,6 +81,7 @@ export async function measure(
     connections?: number;
   } = {},
 ): Promise<Measured> {
+  const cpu = process.cpuUsage();
   const result = await autocannon({
     url,
     connections: opts.connections ?? BENCH_CONNECTIONS,
@@ -78,16 +91,28 @@ export async function measure(
     body: opts.body,
   });
   const errors = result.errors + result.non2xx;
-  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+  return {
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors,
+    cpuMs: cpuMsSince(cpu) / Math.max(1, result.requests.total),
+  };
 }
 
 export function report(title: string, rows: Measured[], ratios: [string, Measured, Measured][]) {
   console.log(`\n## ${title}`);
-  console.log("| route | req/s | p50 ms | p99 ms | errors |");
-  console.log("|---|---:|---:|---:|---:|");
-  for (const r of rows)
-    console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} |`);
-  for (const [label, a, b] of ratios) console.log(`ratio ${label}: ${(a.rps / b.rps).toFixed(2)}`);
+  console.log("| route | req/s | p50 ms | p99 ms | errors | CPU ms/req (bench process) |");
+  console.log("|---|---:|---:|---:|---:|---:|");
+  for (const r of rows) {
+    const cpu = r.cpuMs === undefined ? "-" : r.cpuMs.toFixed(2);
+    console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${cpu} |`);
+  }
+  for (const [label, a, b] of ratios) {
+    const cpu = a.cpuMs && b.cpuMs ? ` (CPU per request ${(a.cpuMs / b.cpuMs).toFixed(2)}x)` : "";
+    console.log(`ratio ${label}: ${(a.rps / b.rps).toFixed(2)}${cpu}`);
+  }
 }
 
 /**
@@ -96,7 +121,7 @@ export function report(title: string, rows: Measured[], ratios: [string, Measure
  */
 export async function measureInterleaved(
   targets: { name: string; url: string; opts?: Parameters<typeof measure>[2] }[],
-  rounds = Number(process.env.BENCH_ROUNDS ?? 3),
+  rounds = BENCH_ROUNDS,
 ): Promise<Measured[]> {
   const runs = new Map<string, Measured[]>();
   for (let i = 0; i < rounds; i++) {

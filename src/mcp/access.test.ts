@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/helpers/app.js";
+import * as identity from "../modules/identity/index.js";
 import {
   type Books,
   createApiToken,
@@ -237,6 +238,66 @@ describe("scopes", () => {
     expect(errorText(await client.callTool({ name: "list_contacts", arguments: {} }))).toMatch(
       /mcp:contacts/,
     );
+    await client.close();
+  });
+});
+
+describe("per-request servers (what a request is served with never outlives it)", () => {
+  it("a permission removed between two calls of the same token is refused on the second call", async () => {
+    const user = await t.userWith(["clients:leer", "products:leer", "api_tokens:crear"]);
+    const { token } = await createApiToken(t, ["mcp"], { as: user.token });
+    const client = await streamableClient(base, token);
+    structured(await client.callTool({ name: "list_products", arguments: {} }));
+    const read = (await identity.listPermissionsOfRole(t.ctx, user.roleId)).find(
+      (p) => p.modulo === "products",
+    )!;
+    await identity.removePermission(t.ctx, user.roleId, read.id);
+    expect(errorText(await client.callTool({ name: "list_products", arguments: {} }))).toMatch(
+      /products:leer/,
+    );
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["get_contact", "list_contacts"]);
+    await client.close();
+  });
+
+  it("two principals calling at once never share tools or results", async () => {
+    const user = await t.userWith(["clients:leer", "api_tokens:crear"]);
+    const narrow = await streamableClient(
+      base,
+      (await createApiToken(t, ["mcp"], { as: user.token, companyId: books.otherCompanyId })).token,
+    );
+    const wide = await streamableClient(base, mcpToken);
+    for (let round = 0; round < 3; round++) {
+      const [narrowList, wideList, narrowProducts, wideProducts, narrowContacts, wideContacts] =
+        await Promise.all([
+          narrow.listTools(),
+          wide.listTools(),
+          narrow.callTool({ name: "list_products", arguments: {} }),
+          wide.callTool({ name: "list_products", arguments: {} }),
+          narrow.callTool({ name: "list_contacts", arguments: {} }),
+          wide.callTool({ name: "list_contacts", arguments: {} }),
+        ]);
+      expect(narrowList.tools.map((tool) => tool.name).sort()).toEqual(["get_contact", "list_contacts"]);
+      expect(wideList.tools).toHaveLength(TOOLS.length);
+      expect(errorText(narrowProducts)).toMatch(/products:leer/);
+      expect(structured<{ total: number }>(wideProducts).total).toBeGreaterThan(0);
+      expect(structured<{ total: number }>(narrowContacts).total).toBe(1);
+      expect(structured<{ total: number }>(wideContacts).total).toBeGreaterThan(1);
+    }
+    await Promise.all([narrow.close(), wide.close()]);
+  });
+
+  it("a tool that does not exist is unknown whatever the request names", async () => {
+    const client = await streamableClient(base, mcpToken);
+    await expect(client.callTool({ name: "drop_everything", arguments: {} })).rejects.toThrow(/not found/);
+    const listed = await post({ authorization: `Bearer ${mcpToken}` }, "/api/mcp", {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/list",
+      params: {},
+    });
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json().result.tools).toHaveLength(TOOLS.length);
     await client.close();
   });
 });

@@ -1,5 +1,9 @@
-import { McpServer, type Tool } from "@modelcontextprotocol/server";
-import { z } from "zod";
+import {
+  McpServer,
+  type McpServerOptions,
+  type ServerContext,
+  type Tool,
+} from "@modelcontextprotocol/server";
 import type { Db } from "../platform/db/client.js";
 import { inReadOnlyTransaction } from "../platform/db/sql.js";
 import type { AuthedCtx } from "../platform/http/context.js";
@@ -12,7 +16,7 @@ import {
   toolError,
   toolResult,
 } from "./tool-kit.js";
-import { TOOLS } from "./tools/index.js";
+import { ANY_ARGUMENTS, PREPARED_TOOLS } from "./tool-schemas.js";
 
 export const SERVER_INFO = { name: "cuadra", version: "0.1.0" };
 
@@ -49,28 +53,29 @@ export interface McpContext {
  */
 export const TOOL_LIST_TTL_MS = 5 * 60_000;
 
-/** The JSON Schema the SDK itself derives from a Zod schema (Standard JSON Schema, draft 2020-12). */
-const jsonSchemaOf = (schema: z.ZodObject, io: "input" | "output") =>
-  ({ type: "object", ...z.toJSONSchema(schema, { target: "draft-2020-12", io }) }) as Tool["inputSchema"];
+const SERVER_OPTIONS: McpServerOptions = {
+  capabilities: { tools: { listChanged: false } },
+  instructions: INSTRUCTIONS,
+  cacheHints: {
+    "tools/list": { ttlMs: TOOL_LIST_TTL_MS, cacheScope: "private" },
+    "server/discover": { ttlMs: TOOL_LIST_TTL_MS, cacheScope: "private" },
+  },
+};
 
-/** tools/list entries, built once rather than at every stateless request. */
-const listing = new Map<string, Tool>(
-  TOOLS.map((tool) => [
-    tool.name,
-    {
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: jsonSchemaOf(tool.input, "input"),
-      outputSchema: jsonSchemaOf(tool.output, "output") as Tool["outputSchema"],
-      annotations: READ_ONLY,
-    },
-  ]),
-);
+/**
+ * Whom a call acts for: the principal the HTTP request carrying it was just authenticated as (an
+ * SSE message POST: the guard read the same token again for this very message), else the token
+ * read again now (stdio, SSE messages relayed from another node), else the serving unit's own.
+ */
+async function principalOfCall(c: McpContext, call: ServerContext): Promise<Principal | string> {
+  const authenticated = call.http?.authInfo?.extra?.principal as Principal | undefined;
+  if (authenticated) return authenticated;
+  return c.current ? c.current() : c.principal;
+}
 
-async function execute(tool: ToolSpec, c: McpContext, args: unknown) {
+async function execute(tool: ToolSpec, c: McpContext, args: unknown, call: ServerContext) {
   try {
-    const principal = c.current ? await c.current() : c.principal;
+    const principal = await principalOfCall(c, call);
     if (typeof principal === "string") return toolError(principal);
     const refused = refusal(principal, tool.name, tool.access);
     if (refused) return toolError(refused);
@@ -91,44 +96,43 @@ async function execute(tool: ToolSpec, c: McpContext, args: unknown) {
  * One MCP server for one serving unit (an SSE session, an HTTP request of either protocol era, a
  * stdio connection), acting for `principal`. tools/list shows only the tools it may call; calling
  * another answers an error naming the access rule or permission it lacks.
+ *
+ * `only` names the tools a stateless HTTP request can reach (those its tools/call messages name):
+ * the others are left unregistered, since that request cannot call them, and tools/list answers
+ * from the prepared list whatever is registered. Long-lived servers register every tool.
  */
-export function createMcpServer(c: McpContext): McpServer {
-  const server = new McpServer(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false } },
-    instructions: INSTRUCTIONS,
-    cacheHints: {
-      "tools/list": { ttlMs: TOOL_LIST_TTL_MS, cacheScope: "private" },
-      "server/discover": { ttlMs: TOOL_LIST_TTL_MS, cacheScope: "private" },
-    },
-  });
+export function createMcpServer(c: McpContext, only?: ReadonlySet<string>): McpServer {
+  const server = new McpServer(SERVER_INFO, SERVER_OPTIONS);
   const visible: Tool[] = [];
-  for (const tool of TOOLS) {
-    const refused = refusal(c.principal, tool.name, tool.access);
+  for (const tool of PREPARED_TOOLS) {
+    const { spec } = tool;
+    const refused = refusal(c.principal, spec.name, spec.access);
+    if (!refused) visible.push(tool.listed);
+    if (only && !only.has(spec.name)) continue;
     if (refused) {
       // Registered so a call gets the reason, never "not found"; left out of tools/list.
       server.registerTool(
-        tool.name,
+        spec.name,
         {
-          title: tool.title,
-          description: tool.description,
-          inputSchema: z.object({}).loose(),
+          title: spec.title,
+          description: spec.description,
+          inputSchema: ANY_ARGUMENTS,
           annotations: READ_ONLY,
         },
         async () => toolError(refused),
       );
       continue;
     }
-    visible.push(listing.get(tool.name)!);
     server.registerTool(
-      tool.name,
+      spec.name,
       {
-        title: tool.title,
-        description: tool.description,
+        title: spec.title,
+        description: spec.description,
         inputSchema: tool.input,
         outputSchema: tool.output,
         annotations: READ_ONLY,
       },
-      async (args: unknown) => execute(tool, c, args),
+      async (args: unknown, call: ServerContext) => execute(spec, c, args, call),
     );
   }
   server.server.setRequestHandler("tools/list", () => ({ tools: visible }));

@@ -1,4 +1,9 @@
-import { type JSONRPCMessage, type McpServer, parseJSONRPCMessage } from "@modelcontextprotocol/server";
+import {
+  type AuthInfo,
+  type JSONRPCMessage,
+  type McpServer,
+  parseJSONRPCMessage,
+} from "@modelcontextprotocol/server";
 import { SSEServerTransport } from "@modelcontextprotocol/server-legacy/sse";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
@@ -127,7 +132,15 @@ export async function sseRoutes(app: FastifyInstance, options: SseOptions) {
       if (local.tenantId !== request.tenant.id) throw new NotFoundError("MCP session");
       if (local.tokenId !== tokenId)
         throw new ForbiddenError("This MCP session belongs to another API token");
-      await local.transport.handleMessage(message);
+      // The guard just read this token again: its calls act for the principal it found, at once.
+      const principal = principalOfActor(request.actor!);
+      const authInfo: AuthInfo = {
+        token: "",
+        clientId: principal.tokenId ?? "local",
+        scopes: [...principal.scopes],
+        extra: { principal },
+      };
+      await local.transport.handleMessage(message, { authInfo });
       return;
     }
     if (!relay) throw new NotFoundError("MCP session");

@@ -25,16 +25,27 @@ interface Caller {
   db: Db;
   tenantId: string;
   log: ErrorLog;
+  /** The tools the request's tools/call messages name: the only ones it can reach. */
+  tools: ReadonlySet<string>;
+}
+
+/** The tool names of the tools/call messages of a JSON-RPC body (one message or a batch). */
+function calledTools(body: unknown): Set<string> {
+  const names = new Set<string>();
+  for (const message of [body].flat()) {
+    if (!message || typeof message !== "object") continue;
+    const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+    if (method === "tools/call" && typeof params?.name === "string") names.add(params.name);
+  }
+  return names;
 }
 
 const serverFor = (authInfo: AuthInfo | undefined) => {
   const caller = authInfo?.extra?.caller as Caller;
-  return createMcpServer({
-    db: async () => caller.db,
-    tenantId: caller.tenantId,
-    principal: caller.principal,
-    log: caller.log,
-  });
+  return createMcpServer(
+    { db: async () => caller.db, tenantId: caller.tenantId, principal: caller.principal, log: caller.log },
+    caller.tools,
+  );
 };
 
 type Serve = (request: Request, authInfo: AuthInfo, parsedBody: unknown) => Promise<Response>;
@@ -75,15 +86,17 @@ function mcpEntry(log: ErrorLog): { serve: Serve; close: () => Promise<void> } {
   };
 }
 
-/** The Fastify request as the web-standard Request the SDK serves (the body is already parsed). */
+/**
+ * The Fastify request as the web-standard Request the SDK serves: headers and URL only, since the
+ * SDK is handed the body Fastify already parsed (`parsedBody`) and never reads it again.
+ */
 function webRequest(request: FastifyRequest, abort: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     for (const one of [value ?? []].flat()) headers.append(name, String(one));
   }
   const url = `${request.protocol}://${request.host}${request.url}`;
-  const body = request.method === "POST" ? JSON.stringify(request.body) : undefined;
-  return new Request(url, { method: request.method, headers, body, signal: abort });
+  return new Request(url, { method: request.method, headers, signal: abort });
 }
 
 async function serve(
@@ -102,6 +115,7 @@ async function serve(
     db: request.tenant.handle.db,
     tenantId: request.tenant.id,
     log: request.log,
+    tools: calledTools(request.body),
   };
   const abort = new AbortController();
   const raw = hijack(reply);
@@ -118,11 +132,14 @@ async function serve(
     response.headers.forEach((value, name) => {
       headers[name] = name === "set-cookie" ? response.headers.getSetCookie() : value;
     });
-    raw.writeHead(response.status, headers);
-    if (!response.body) {
-      raw.end();
+    if (!response.body || response.headers.get("content-type")?.startsWith("application/json")) {
+      // A JSON answer is complete when the SDK returns it: written at once, no stream adapter.
+      const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
+      raw.writeHead(response.status, body ? { ...headers, "content-length": String(body.length) } : headers);
+      raw.end(body);
       return;
     }
+    raw.writeHead(response.status, headers);
     Readable.fromWeb(response.body as import("node:stream/web").ReadableStream).pipe(raw);
   } catch (err) {
     request.log.error({ err }, "MCP Streamable HTTP request failed");
@@ -139,13 +156,10 @@ const TOOL_SCOPES = new Map(TOOLS.map((tool) => [tool.name, tool.access.scope]))
  * Tools the token may call but its user may not still answer in-band, as over SSE and stdio.
  */
 function assertScopes(request: FastifyRequest, principal: Principal, resource: ResourceOptions) {
-  for (const message of [request.body].flat()) {
-    if (!message || typeof message !== "object") continue;
-    const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
-    if (method !== "tools/call" || typeof params?.name !== "string") continue;
-    const scope = TOOL_SCOPES.get(params.name);
+  for (const name of calledTools(request.body)) {
+    const scope = TOOL_SCOPES.get(name);
     if (scope && !canUseMcpTool(principal.scopes, scope)) {
-      throw new InsufficientScopeError(params.name, scope, resourceMetadataUrl(resource, request.tenant.id));
+      throw new InsufficientScopeError(name, scope, resourceMetadataUrl(resource, request.tenant.id));
     }
   }
 }
