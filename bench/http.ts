@@ -1,5 +1,6 @@
 import Fastify from "fastify";
 import type pg from "pg";
+import { loadSessionState } from "../src/modules/identity/index.js";
 import { cifControlDigit } from "../src/platform/tax-id.js";
 import { seedInvoices } from "./documents.js";
 import { seedLedger } from "./ledger-seed.js";
@@ -97,21 +98,36 @@ export async function benchHttp() {
       sqlOf[name] = capture;
       capture = null;
     }
+    // The user's session check, as the guard runs it for a JWT (the same prepared statement).
+    const claims = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString());
+    const sessionCheck = () => loadSessionState(handle, claims.sub, claims.sid, claims.jti);
     Object.keys(routes).forEach((name, i) => {
-      bare.get(`/bare/${i}`, async () => {
+      const replay = async () => {
         const results = [];
         for (const q of sqlOf[name]) results.push((await pool.query(q.query, q.params)).rows);
         return results;
+      };
+      bare.get(`/bare/${i}`, replay);
+      bare.get(`/bare-auth/${i}`, async () => {
+        if (!(await sessionCheck())) throw new Error("session check failed");
+        return replay();
       });
     });
     const bareBase = await bare.listen({ port: 0, host: "127.0.0.1" });
     const auth = { authorization: `Bearer ${token}` };
 
-    const pairs: { label: string; full: string; bare: string; fullHeaders?: Record<string, string> }[] = [
+    const pairs: {
+      label: string;
+      full: string;
+      bare: string;
+      bareAuth?: string;
+      fullHeaders?: Record<string, string>;
+    }[] = [
       ...Object.entries(routes).map(([label, path], i) => ({
         label,
         full: `${base}${path}`,
         bare: `${bareBase}/bare/${i}`,
+        bareAuth: `${bareBase}/bare-auth/${i}`,
         fullHeaders: auth,
       })),
       {
@@ -121,36 +137,47 @@ export async function benchHttp() {
         fullHeaders: auth,
       },
     ];
-    const rows: { label: string; clients: number; full: Measured; bare: Measured }[] = [];
+    const rows: { label: string; clients: number; full: Measured; bare: Measured; bareAuth?: Measured }[] =
+      [];
     for (const connections of CLIENT_COUNTS) {
       const measured = await measureInterleaved(
         pairs.flatMap((p) => [
           { name: `${p.label} full`, url: p.full, opts: { headers: p.fullHeaders, connections } },
           { name: `${p.label} bare`, url: p.bare, opts: { connections } },
+          ...(p.bareAuth ? [{ name: `${p.label} bare+auth`, url: p.bareAuth, opts: { connections } }] : []),
         ]),
       );
-      pairs.forEach((p, i) => {
+      const byName = new Map(measured.map((m) => [m.name, m]));
+      for (const p of pairs) {
         rows.push({
           label: p.label,
           clients: connections,
-          full: measured[2 * i]!,
-          bare: measured[2 * i + 1]!,
+          full: byName.get(`${p.label} full`)!,
+          bare: byName.get(`${p.label} bare`)!,
+          bareAuth: byName.get(`${p.label} bare+auth`),
         });
-      });
+      }
     }
 
     console.log("\n## every read near the bare database (PostgreSQL, same SQL, same pool)");
-    console.log("| route | clients | full p50 ms | bare p50 ms | full req/s | bare req/s | ratio | errors |");
-    console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
+    console.log(
+      "| route | clients | full p50 ms | bare p50 ms | full req/s | bare req/s | ratio | bare+auth req/s | full / bare+auth | errors |",
+    );
+    console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let met = 0;
     for (const r of rows) {
       const ratio = r.full.rps / r.bare.rps;
       if (ratio >= TARGET) met++;
       console.log(
-        `| ${r.label} | ${r.clients} | ${r.full.p50} | ${r.bare.p50} | ${r.full.rps.toFixed(0)} | ${r.bare.rps.toFixed(0)} | ${ratio.toFixed(2)} | ${r.full.errors + r.bare.errors} |`,
+        `| ${r.label} | ${r.clients} | ${r.full.p50} | ${r.bare.p50} | ${r.full.rps.toFixed(0)} | ${r.bare.rps.toFixed(0)} | ${ratio.toFixed(2)} | ` +
+          `${r.bareAuth ? r.bareAuth.rps.toFixed(0) : "-"} | ${r.bareAuth ? (r.full.rps / r.bareAuth.rps).toFixed(2) : "-"} | ` +
+          `${r.full.errors + r.bare.errors + (r.bareAuth?.errors ?? 0)} |`,
       );
     }
     console.log(`${met} of ${rows.length} at or above ${TARGET}x (req/s full / bare)`);
+    console.log(
+      "bare+auth: the bare twin plus the session check the guard runs for a JWT (one prepared query)",
+    );
     for (const [name, qs] of Object.entries(sqlOf)) console.log(`${name}: ${qs.length} statements`);
   } finally {
     await bare.close();
