@@ -95,7 +95,15 @@ describe("response serializer (fast-json-stringify from the zod schema)", () => 
     it(`never leaks an undeclared field, nested in objects, arrays, unions and recursion, ${mode}`, async () => {
       const res = await serve(leaky, { strict });
       expect(res.statusCode).toBe(200);
-      for (const secret of ["password_hash", "api_token", "cost_secret", "cvv", "secret", "$argon2id", "cdr_"])
+      for (const secret of [
+        "password_hash",
+        "api_token",
+        "cost_secret",
+        "cvv",
+        "secret",
+        "$argon2id",
+        "cdr_",
+      ])
         expect(res.body).not.toContain(secret);
       expect(res.json()).toEqual(clean);
     });
