@@ -71,7 +71,7 @@ function rewrite(node: unknown): unknown {
 const compiled = new WeakMap<object, Serialize>();
 
 /** One fast-json-stringify function per response schema, compiled on its first response. */
-function fastSerializer(schema: z.ZodType): Serialize {
+export function fastSerializer(schema: z.ZodType): Serialize {
   let serialize = compiled.get(schema);
   if (!serialize) {
     serialize = fastJson(
