@@ -208,7 +208,13 @@ export async function benchDocuments() {
  * `n` issued invoices of one customer in series A over the year, as issuing leaves them (with auto
  * posting off, so without entries): header, one line, its VAT row, one receipt, and the counter.
  */
-async function seedInvoices(pool: pg.Pool, companyId: string, contactId: string, year: number, n: number) {
+export async function seedInvoices(
+  pool: pg.Pool,
+  companyId: string,
+  contactId: string,
+  year: number,
+  n: number,
+) {
   await pool.query("update document_settings set auto_posting = false where company_id = $1", [companyId]);
   const { rows } = await pool.query(
     `select s.id as series_id, t.id as tax_id from document_series s, tax_codes t

@@ -1,6 +1,7 @@
 import { benchBanking } from "./banking.js";
 import { benchBc3 } from "./bc3-import.js";
 import { benchDocuments } from "./documents.js";
+import { benchHttp } from "./http.js";
 import { benchIdentity } from "./identity.js";
 import { benchLedger } from "./ledger.js";
 import { benchMcpSection } from "./mcp.js";
@@ -19,6 +20,7 @@ const sections: Record<string, () => Promise<void>> = {
   banking: benchBanking,
   start: benchStart,
   peer: benchPeer,
+  http: benchHttp,
 };
 
 const wanted = process.argv.slice(2).filter((a) => a !== "--");

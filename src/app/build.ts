@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import cors from "@fastify/cors";
 import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
-import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "../config.js";
 import { MCP_PATH, MCP_SCOPES, protectedResourceRoutes } from "../mcp/resource-metadata.js";
 import { authenticateApiToken, authenticateMcpToken } from "../modules/api-tokens/index.js";
@@ -28,6 +28,7 @@ import { healthRoutes } from "../platform/http/health.js";
 import { registerIdempotency } from "../platform/http/idempotency.js";
 import { loggerOptions } from "../platform/http/logging.js";
 import { registerSecurityHeaders } from "../platform/http/security-headers.js";
+import { createResponseSerializerCompiler } from "../platform/http/serializer.js";
 import { findWebDist, registerWebApp } from "../platform/http/web-app.js";
 import { uuidv7 } from "../platform/ids.js";
 import type { FileStorage } from "../platform/storage.js";
@@ -77,7 +78,8 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Responses: fast-json-stringify from each route's schema; zod-checked as well under tests.
+  app.setSerializerCompiler(createResponseSerializerCompiler({ strict: config.env === "test" }));
   registerErrorHandling(app);
   documentCommonErrors(app);
   registerSecurityHeaders(app, { publicUrl: config.publicUrl });

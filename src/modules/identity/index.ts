@@ -1,4 +1,6 @@
 /** Identity (auth, users, roles): the only file other modules, the CLI, MCP and the app import. */
+
+export { loadSessionState } from "./auth/auth-state.js";
 export { enterpriseAuthRoutes } from "./auth/enterprise-routes.js";
 export { type AuthService, createAuthService } from "./auth/service.js";
 export { bootstrapIdentity, createAdministrator, resetPassword } from "./bootstrap.js";

@@ -40,6 +40,11 @@ export interface RouteDeclaration {
 
 const declaredRoutes = new WeakMap<FastifyInstance, RouteOptions[]>();
 
+/** Every route registered on `app` after its guard, as registered (tests read their schemas). */
+export function registeredRoutes(app: FastifyInstance): readonly RouteOptions[] {
+  return declaredRoutes.get(app) ?? [];
+}
+
 /**
  * Every route registered on `app` after its guard, with its declaration. Read lazily: plugins'
  * own onRoute hooks (docs, enterprise API) may still adjust a route's config after ours ran.

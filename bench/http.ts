@@ -1,0 +1,213 @@
+import Fastify from "fastify";
+import type pg from "pg";
+import { loadSessionState } from "../src/modules/identity/index.js";
+import { cifControlDigit } from "../src/platform/tax-id.js";
+import { seedInvoices } from "./documents.js";
+import { seedLedger } from "./ledger-seed.js";
+import { freshDatabase, login, type Measured, measureInterleaved, startApp } from "./lib.js";
+
+const CUSTOMERS = Number(process.env.BENCH_HTTP_CUSTOMERS ?? 10_000);
+const PRODUCTS = Number(process.env.BENCH_HTTP_PRODUCTS ?? 2_000);
+const LINES = Number(process.env.BENCH_HTTP_LINES ?? 100_000);
+const INVOICES = Number(process.env.BENCH_HTTP_INVOICES ?? 10_000);
+const CLIENT_COUNTS = [1, 10];
+const TARGET = 0.8;
+
+const cif = (org: string, digits: string) => `${org}${digits}${cifControlDigit(digits)}`;
+
+type Query = { query: string; params: unknown[] };
+
+/**
+ * Issue 21, "every read near the bare database": each hot read route beside a bare Fastify + pg
+ * twin that runs the very SQL the route ran (captured from the app's query log, auth queries
+ * left out) on the SAME pool, at 1 and at 10 clients; plus /api/v1/users/me against /api/ready
+ * (the auth overhead). Target: full / bare >= 0.8 in req/s everywhere.
+ */
+export async function benchHttp() {
+  let capture: Query[] | null = null;
+  const { handle } = await freshDatabase("cuadra_bench_http", (query, params) => {
+    if (capture && !/revoked_access_tokens|authz_epoch|api_tokens/.test(query))
+      capture.push({ query, params });
+  });
+  const { app, base } = await startApp(handle);
+  const bare = Fastify({ logger: false });
+  const pool = (handle.db as unknown as { $client: pg.Pool }).$client;
+  try {
+    const token = await login(base);
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const api = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+      return (text ? JSON.parse(text) : {}) as Record<string, unknown> & { id: string };
+    };
+
+    const year = "2026";
+    const company = await api("POST", "/api/companies", { name: "Bench HTTP, S.L.", tax_id: "B12345674" });
+    const started = Date.now();
+    await seedLedger(handle.db, { companyId: company.id, fiscalYearCode: year, lines: LINES });
+    const client = await api("POST", "/api/clients", {
+      company_id: company.id,
+      contact_type: "customer",
+      name: "Cliente Bench, S.A.",
+      tax_id: cif("A", "0800185"),
+      postal_code: "08001",
+    });
+    await seedContacts(pool, client.id, CUSTOMERS - 1);
+    const product = await api("POST", "/api/products", {
+      company_id: company.id,
+      reference: "REF-000000",
+      description: "Hormigón HA-25, m³",
+      sale_price: "78.50",
+    });
+    await seedProducts(pool, product.id, PRODUCTS - 1);
+    await seedInvoices(pool, company.id, client.id, Number(year), INVOICES);
+    const budget = await api("POST", "/api/v1/budgets", {
+      company_id: company.id,
+      code: "OBRA-1",
+      name: "Reforma de nave",
+    });
+    await pool.query("vacuum analyze");
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    console.log(
+      `\nseeded ${CUSTOMERS} customers, ${PRODUCTS} products, ${LINES} journal lines, ${INVOICES} invoices in ${seconds} s`,
+    );
+
+    const entries = await api("GET", `/api/accounting/entries?fiscal_year_code=${year}&limit=1`);
+    const invoices = await api("GET", `/api/sales/invoices?company_id=${company.id}&limit=1`);
+    const firstId = (page: Record<string, unknown>) => (page.data as { id: string }[])[0]!.id;
+    const routes: Record<string, string> = {
+      "client list": "/api/clients?limit=50",
+      "client detail": `/api/clients/${client.id}`,
+      "product list": "/api/products?limit=50",
+      "entries list": `/api/accounting/entries?fiscal_year_code=${year}&limit=50`,
+      "entry detail": `/api/accounting/entries/${firstId(entries)}`,
+      balances: `/api/accounting/balances?fiscal_year_code=${year}`,
+      "budget detail": `/api/v1/budgets/${budget.id}`,
+      "invoice list": `/api/sales/invoices?company_id=${company.id}&limit=50`,
+      "invoice detail": `/api/sales/invoices/${firstId(invoices)}`,
+    };
+    const sqlOf: Record<string, Query[]> = {};
+    for (const [name, path] of Object.entries(routes)) {
+      capture = [];
+      await api("GET", path);
+      sqlOf[name] = capture;
+      capture = null;
+    }
+    // The user's session check, as the guard runs it for a JWT (the same prepared statement).
+    const claims = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString());
+    const sessionCheck = () => loadSessionState(handle, claims.sub, claims.sid, claims.jti);
+    Object.keys(routes).forEach((name, i) => {
+      const replay = async () => {
+        const results = [];
+        for (const q of sqlOf[name]) results.push((await pool.query(q.query, q.params)).rows);
+        return results;
+      };
+      bare.get(`/bare/${i}`, replay);
+      bare.get(`/bare-auth/${i}`, async () => {
+        if (!(await sessionCheck())) throw new Error("session check failed");
+        return replay();
+      });
+    });
+    const bareBase = await bare.listen({ port: 0, host: "127.0.0.1" });
+    const auth = { authorization: `Bearer ${token}` };
+
+    const pairs: {
+      label: string;
+      full: string;
+      bare: string;
+      bareAuth?: string;
+      fullHeaders?: Record<string, string>;
+    }[] = [
+      ...Object.entries(routes).map(([label, path], i) => ({
+        label,
+        full: `${base}${path}`,
+        bare: `${bareBase}/bare/${i}`,
+        bareAuth: `${bareBase}/bare-auth/${i}`,
+        fullHeaders: auth,
+      })),
+      {
+        label: "auth: /api/v1/users/me vs /api/ready",
+        full: `${base}/api/v1/users/me`,
+        bare: `${base}/api/ready`,
+        fullHeaders: auth,
+      },
+    ];
+    const rows: { label: string; clients: number; full: Measured; bare: Measured; bareAuth?: Measured }[] =
+      [];
+    for (const connections of CLIENT_COUNTS) {
+      const measured = await measureInterleaved(
+        pairs.flatMap((p) => [
+          { name: `${p.label} full`, url: p.full, opts: { headers: p.fullHeaders, connections } },
+          { name: `${p.label} bare`, url: p.bare, opts: { connections } },
+          ...(p.bareAuth ? [{ name: `${p.label} bare+auth`, url: p.bareAuth, opts: { connections } }] : []),
+        ]),
+      );
+      const byName = new Map(measured.map((m) => [m.name, m]));
+      for (const p of pairs) {
+        rows.push({
+          label: p.label,
+          clients: connections,
+          full: byName.get(`${p.label} full`)!,
+          bare: byName.get(`${p.label} bare`)!,
+          bareAuth: byName.get(`${p.label} bare+auth`),
+        });
+      }
+    }
+
+    console.log("\n## every read near the bare database (PostgreSQL, same SQL, same pool)");
+    console.log(
+      "| route | clients | full p50 ms | bare p50 ms | full req/s | bare req/s | ratio | bare+auth req/s | full / bare+auth | errors |",
+    );
+    console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let met = 0;
+    for (const r of rows) {
+      const ratio = r.full.rps / r.bare.rps;
+      if (ratio >= TARGET) met++;
+      console.log(
+        `| ${r.label} | ${r.clients} | ${r.full.p50} | ${r.bare.p50} | ${r.full.rps.toFixed(0)} | ${r.bare.rps.toFixed(0)} | ${ratio.toFixed(2)} | ` +
+          `${r.bareAuth ? r.bareAuth.rps.toFixed(0) : "-"} | ${r.bareAuth ? (r.full.rps / r.bareAuth.rps).toFixed(2) : "-"} | ` +
+          `${r.full.errors + r.bare.errors + (r.bareAuth?.errors ?? 0)} |`,
+      );
+    }
+    console.log(`${met} of ${rows.length} at or above ${TARGET}x (req/s full / bare)`);
+    console.log(
+      "bare+auth: the bare twin plus the session check the guard runs for a JWT (one prepared query)",
+    );
+    for (const [name, qs] of Object.entries(sqlOf)) console.log(`${name}: ${qs.length} statements`);
+  } finally {
+    await bare.close();
+    await app.close();
+    await handle.close();
+  }
+}
+
+/** `n` copies of the contact `templateId`, each with its own code and name, none with a tax id. */
+async function seedContacts(pool: pg.Pool, templateId: string, n: number) {
+  await pool.query(
+    `insert into contacts
+     select (jsonb_populate_record(null::contacts, to_jsonb(c) || jsonb_build_object(
+              'id', gen_random_uuid(), 'code', 'B' || lpad(g::text, 6, '0'),
+              'name', 'Cliente ' || g || ', S.L.', 'tax_id', null,
+              'created_at', c.created_at - g * interval '1 second'))).*
+       from contacts c, generate_series(1, $2) g where c.id = $1`,
+    [templateId, n],
+  );
+}
+
+/** `n` copies of the product `templateId`, each with its own reference and price. */
+async function seedProducts(pool: pg.Pool, templateId: string, n: number) {
+  await pool.query(
+    `insert into products
+     select (jsonb_populate_record(null::products, to_jsonb(p) || jsonb_build_object(
+              'id', gen_random_uuid(), 'reference', 'REF-' || lpad(g::text, 6, '0'),
+              'description', 'Artículo ' || g, 'sale_price', (g % 1000) + 0.5,
+              'created_at', p.created_at - g * interval '1 second'))).*
+       from products p, generate_series(1, $2) g where p.id = $1`,
+    [templateId, n],
+  );
+}
