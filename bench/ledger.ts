@@ -25,7 +25,8 @@ const TARGETS = { balances: 10, trial: 10, entries: 5, ledger: 10 };
 export async function benchLedger() {
   let capture: { query: string; params: unknown[] }[] | null = null;
   const logQuery = (query: string, params: unknown[]) => {
-    if (capture && !/revoked_access_tokens|authz_epoch|api_tokens/.test(query)) capture.push({ query, params });
+    if (capture && !/revoked_access_tokens|authz_epoch|api_tokens/.test(query))
+      capture.push({ query, params });
   };
   const { url, handle } = REUSE ? await existingDatabase(logQuery) : await freshDatabase(DB_NAME, logQuery);
   const { app, base } = await startApp(handle);
@@ -110,7 +111,11 @@ async function latencyAlone(base: string, headers: Record<string, string>, pool:
     },
     { name: "entries, first page", path: e, target: TARGETS.entries },
     { name: "entries, skip=5000", path: `${e}&skip=5000`, target: TARGETS.entries },
-    { name: "entries, after= (middle of the year)", path: `${e}&after=${cursors.entries}`, target: TARGETS.entries },
+    {
+      name: "entries, after= (middle of the year)",
+      path: `${e}&after=${cursors.entries}`,
+      target: TARGETS.entries,
+    },
     {
       name: `ledger of ${cursors.customer} (a customer), first page`,
       path: `${e}&subaccount_code=${cursors.customer}`,
@@ -165,9 +170,10 @@ async function deepCursors(pool: pg.Pool) {
   };
   const code = async (prefix: string) =>
     (
-      await pool.query(`select code from subaccounts where code like $1 || '%' and name like 'Bench %' order by code limit 1`, [
-        prefix,
-      ])
+      await pool.query(
+        `select code from subaccounts where code like $1 || '%' and name like 'Bench %' order by code limit 1`,
+        [prefix],
+      )
     ).rows[0].code as string;
   const customer = await code("430");
   const sales = await code("700");
@@ -188,7 +194,9 @@ async function printSizes(pool: pg.Pool) {
       order by relname`,
   );
   const db = await pool.query("select pg_size_pretty(pg_database_size(current_database())) as size");
-  console.log(`database ${db.rows[0].size}: ${rows.map((r) => `${r.relname} ${r.rows} rows ${r.size}`).join(", ")}`);
+  console.log(
+    `database ${db.rows[0].size}: ${rows.map((r) => `${r.relname} ${r.rows} rows ${r.size}`).join(", ")}`,
+  );
 }
 
 /** The database a previous run seeded (BENCH_LEDGER_REUSE=1), opened as the bench opens a fresh one. */

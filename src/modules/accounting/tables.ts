@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
+  bigint,
   boolean,
   check,
   customType,
@@ -248,6 +249,29 @@ export const monthlyBalances = pgTable(
       t.debit,
       t.credit,
     ),
+  ],
+);
+
+/**
+ * How many entries each journal of each fiscal year holds, kept by a statement trigger on entries
+ * in the posting's transaction (ADR 030): the entries list's total without counting entries, O(1)
+ * whatever the ledger's size. Posted entries are never updated nor deleted (entries_immutable).
+ */
+export const entryCounts = pgTable(
+  "ledger_entry_counts",
+  {
+    fiscalYearId: uuid("fiscal_year_id")
+      .notNull()
+      .references(() => fiscalYears.id),
+    journalId: uuid("journal_id")
+      .notNull()
+      .references(() => journals.id),
+    companyId: uuid("company_id").notNull(),
+    entries: bigint("entries", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.fiscalYearId, t.journalId] }),
+    index("ledger_entry_counts_company_idx").on(t.companyId),
   ],
 );
 

@@ -4,7 +4,7 @@ import type { Db } from "../../../platform/db/client.js";
 import { type Page, paginateBounded } from "../../../platform/db/paginate.js";
 import { insertUnnest } from "../../../platform/db/sql.js";
 import { likePattern } from "../../../platform/http/pagination.js";
-import { entries, entryLines, fiscalYears, journals, subaccounts } from "../tables.js";
+import { entries, entryCounts, entryLines, fiscalYears, journals, subaccounts } from "../tables.js";
 
 export type EntryInsert = typeof entries.$inferInsert;
 export type EntryLineInsert = typeof entryLines.$inferInsert;
@@ -150,7 +150,8 @@ export async function findLinesOfEntries(db: Db, entryIds: string[]): Promise<En
 }
 
 export interface EntryFilter {
-  scope?: SQL;
+  /** The one company listed; undefined: every company of the tenant. */
+  companyId?: string;
   fiscalYearCode?: string;
   journalCode?: string;
   dateFrom?: string;
@@ -168,7 +169,7 @@ export interface EntryFilter {
 function entryConditions(db: Db, f: EntryFilter) {
   const number = f.search && /^\d{1,9}$/.test(f.search) ? Number(f.search) : undefined;
   return and(
-    f.scope,
+    f.companyId ? eq(entries.companyId, f.companyId) : undefined,
     f.fiscalYearCode
       ? inArray(
           entries.fiscalYearId,
@@ -235,15 +236,46 @@ export async function listEntries(db: Db, f: EntryFilter): Promise<Page<EntryVie
     f.sort === "number"
       ? [asc(fiscalYears.startDate), asc(entries.companyId), asc(entries.number)]
       : [desc(entries.date), desc(entries.number), desc(entries.id)];
-  const page = await paginateBounded(
-    db,
-    selectEntryViews(db)
-      .where(and(where, cursor))
-      .orderBy(...order)
-      .limit(f.limit)
-      .offset(f.offset),
-    entries,
-    where,
-  );
-  return { ...page, rows: page.rows as EntryView[] };
+  const rows = selectEntryViews(db)
+    .where(and(where, cursor))
+    .orderBy(...order)
+    .limit(f.limit)
+    .offset(f.offset);
+  if (f.dateFrom || f.dateTo || f.subaccountCode || f.search) {
+    const page = await paginateBounded(db, rows, entries, where);
+    return { ...page, rows: page.rows as EntryView[] };
+  }
+  const [page, total] = await Promise.all([rows, countedEntries(db, f)]);
+  return { rows: page as EntryView[], total, totalIsEstimate: false };
+}
+
+/**
+ * How many entries match a filter of company, fiscal year and journal only, exact, from the
+ * counts the entries trigger keeps (ledger_entry_counts): a few rows whatever the ledger's size.
+ */
+async function countedEntries(db: Db, f: EntryFilter): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${entryCounts.entries}), 0)` })
+    .from(entryCounts)
+    .where(
+      and(
+        f.companyId ? eq(entryCounts.companyId, f.companyId) : undefined,
+        f.fiscalYearCode
+          ? inArray(
+              entryCounts.fiscalYearId,
+              db
+                .select({ id: fiscalYears.id })
+                .from(fiscalYears)
+                .where(eq(fiscalYears.code, f.fiscalYearCode)),
+            )
+          : undefined,
+        f.journalCode
+          ? inArray(
+              entryCounts.journalId,
+              db.select({ id: journals.id }).from(journals).where(eq(journals.code, f.journalCode)),
+            )
+          : undefined,
+      ),
+    );
+  return Number(row?.total ?? 0);
 }
