@@ -186,8 +186,8 @@ async function insertChunk(
              (select id from seed_subaccounts where prefix = '477') as vat_out,
              (select id from seed_subaccounts where prefix = '472') as vat_in
     )
-    insert into entry_lines (id, company_id, fiscal_year_id, entry_id, line_no, subaccount_id, debit, credit)
-    select ${orderedUuid(c.stamp + 1, sql`e.ordinal * 4 + l.line_no`)}, ${c.companyId}, ${c.year.id}, e.id, l.line_no, l.subaccount_id, l.debit, l.credit
+    insert into entry_lines (id, company_id, fiscal_year_id, entry_id, entry_date, entry_number, line_no, subaccount_id, debit, credit)
+    select ${orderedUuid(c.stamp + 1, sql`e.ordinal * 4 + l.line_no`)}, ${c.companyId}, ${c.year.id}, e.id, e.date, e.number, l.line_no, l.subaccount_id, l.debit, l.credit
       from seed_entries e cross join fixed f
       cross join lateral (
         select * from (values

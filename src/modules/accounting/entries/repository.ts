@@ -5,6 +5,7 @@ import { type Page, paginateBounded } from "../../../platform/db/paginate.js";
 import { insertUnnest } from "../../../platform/db/sql.js";
 import { likePattern } from "../../../platform/http/pagination.js";
 import { entries, entryCounts, entryLines, fiscalYears, journals, subaccounts } from "../tables.js";
+import { answersFromLines, subaccountLedgerPage } from "./subaccount-ledger.js";
 
 export type EntryInsert = typeof entries.$inferInsert;
 export type EntryLineInsert = typeof entryLines.$inferInsert;
@@ -106,6 +107,8 @@ export async function insertEntriesWithLines(tx: Db, rows: EntryInsert[], lines:
     col(lines, "company_id", "uuid", (l) => l.companyId),
     col(lines, "fiscal_year_id", "uuid", (l) => l.fiscalYearId),
     col(lines, "entry_id", "uuid", (l) => l.entryId),
+    col(lines, "entry_date", "date", (l) => l.entryDate),
+    col(lines, "entry_number", "int", (l) => l.entryNumber),
     col(lines, "line_no", "int", (l) => l.lineNo),
     col(lines, "subaccount_id", "uuid", (l) => l.subaccountId),
     col(lines, "debit", "numeric", (l) => l.debit),
@@ -229,6 +232,7 @@ async function afterCursor(db: Db, f: EntryFilter, where: SQL | undefined): Prom
 
 /** A page of entries, or null when `after` names no entry matching the filters. */
 export async function listEntries(db: Db, f: EntryFilter): Promise<Page<EntryView> | null> {
+  if (answersFromLines(f)) return listSubaccountLedger(db, f);
   const where = entryConditions(db, f);
   const cursor = await afterCursor(db, f, where);
   if (cursor === null) return null;
@@ -247,6 +251,21 @@ export async function listEntries(db: Db, f: EntryFilter): Promise<Page<EntryVie
   }
   const [page, total] = await Promise.all([rows, countedEntries(db, f)]);
   return { rows: page as EntryView[], total, totalIsEstimate: false };
+}
+
+/** listEntries for a subaccount's ledger, through the lines' index (subaccount-ledger.ts). */
+async function listSubaccountLedger(db: Db, f: EntryFilter): Promise<Page<EntryView> | null> {
+  const found = await subaccountLedgerPage(db, { ...f, subaccountCode: f.subaccountCode! });
+  if (!found) return null;
+  const rows = found.ids
+    ? selectEntryViews(db)
+        .where(sql`${entries.id} in (${found.ids})`)
+        .orderBy(desc(entries.date), desc(entries.number), desc(entries.id))
+        .limit(f.limit)
+        .offset(f.offset)
+    : [];
+  const [page, { total, totalIsEstimate }] = await Promise.all([rows, found.counting]);
+  return { rows: page as EntryView[], total, totalIsEstimate };
 }
 
 /**

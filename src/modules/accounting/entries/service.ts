@@ -163,6 +163,8 @@ export async function insertResolvedEntry(
       companyId: input.companyId,
       fiscalYearId: year.id,
       entryId: entry.id,
+      entryDate: entry.date,
+      entryNumber: entry.number,
       lineNo: i + 1,
       subaccountId: found.get(l.subaccountCode)!.id,
       debit: toMoney(dec(l.debit)),
