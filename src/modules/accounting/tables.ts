@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
+  bigint,
   boolean,
   check,
   customType,
@@ -176,6 +177,13 @@ export const entryLines = pgTable(
     debit: money("debit"),
     credit: money("credit"),
     description: text("description").notNull().default(""),
+    /**
+     * The entry's date and number, copied onto its lines (ADR 030) so a subaccount's ledger pages
+     * through one index in the entries list's order. Filled from the entry by a trigger when
+     * left out; checked against the entry at COMMIT when given.
+     */
+    entryDate: date("entry_date", { mode: "string" }).notNull(),
+    entryNumber: integer("entry_number").notNull(),
   },
   (t) => [
     // Composite keys: a line's entry and subaccount belong to the same fiscal year.
@@ -190,7 +198,7 @@ export const entryLines = pgTable(
       foreignColumns: [subaccounts.fiscalYearId, subaccounts.id],
     }),
     uniqueIndex("entry_lines_entry_line_key").on(t.entryId, t.lineNo),
-    index("entry_lines_subaccount_entry_idx").on(t.subaccountId, t.entryId),
+    index("entry_lines_subaccount_order_idx").on(t.subaccountId, t.entryDate, t.entryNumber, t.entryId),
     check(
       "entry_lines_one_side_positive",
       sql`${t.debit} >= 0 and ${t.credit} >= 0 and (${t.debit} > 0) <> (${t.credit} > 0)`,
@@ -248,6 +256,29 @@ export const monthlyBalances = pgTable(
       t.debit,
       t.credit,
     ),
+  ],
+);
+
+/**
+ * How many entries each journal of each fiscal year holds, kept by a statement trigger on entries
+ * in the posting's transaction (ADR 030): the entries list's total without counting entries, O(1)
+ * whatever the ledger's size. Posted entries are never updated nor deleted (entries_immutable).
+ */
+export const entryCounts = pgTable(
+  "ledger_entry_counts",
+  {
+    fiscalYearId: uuid("fiscal_year_id")
+      .notNull()
+      .references(() => fiscalYears.id),
+    journalId: uuid("journal_id")
+      .notNull()
+      .references(() => journals.id),
+    companyId: uuid("company_id").notNull(),
+    entries: bigint("entries", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.fiscalYearId, t.journalId] }),
+    index("ledger_entry_counts_company_idx").on(t.companyId),
   ],
 );
 

@@ -9,11 +9,18 @@ import type { Actor } from "./actor.js";
  * another company's record does not exist for it (404, never 403).
  */
 export function companyFilter(actor: Actor, column: PgColumn, requested?: string): SQL | undefined {
+  const id = companyScopeId(actor, requested);
+  return id === undefined ? undefined : eq(column, id);
+}
+
+/** The one company companyFilter restricts to (a nil id, matching nothing, for another company's), or undefined: all. */
+export function companyScopeId(actor: Actor, requested?: string): string | undefined {
   if (actor.companyId) {
-    if (requested && requested !== actor.companyId) return eq(column, "00000000-0000-0000-0000-000000000000");
-    return eq(column, actor.companyId);
+    return requested && requested !== actor.companyId
+      ? "00000000-0000-0000-0000-000000000000"
+      : actor.companyId;
   }
-  return requested ? eq(column, requested) : undefined;
+  return requested || undefined;
 }
 
 export function canSeeCompany(actor: Actor, companyId: string): boolean {

@@ -53,7 +53,8 @@ export async function paginateBounded<T>(
 
 type Plan = [{ Plan: { "Plan Rows": number } }];
 
-async function plannedRows(db: Db, query: { getSQL(): SQL }): Promise<number> {
+/** The planner's row estimate for a query (EXPLAIN, nothing run). */
+export async function plannedRows(db: Db, query: { getSQL(): SQL }): Promise<number> {
   const result = (await db.execute(sql`explain (format json) ${query.getSQL()}`)) as unknown as {
     rows: { "QUERY PLAN": Plan | string }[];
   };

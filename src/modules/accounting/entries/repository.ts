@@ -4,7 +4,8 @@ import type { Db } from "../../../platform/db/client.js";
 import { type Page, paginateBounded } from "../../../platform/db/paginate.js";
 import { insertUnnest } from "../../../platform/db/sql.js";
 import { likePattern } from "../../../platform/http/pagination.js";
-import { entries, entryLines, fiscalYears, journals, subaccounts } from "../tables.js";
+import { entries, entryCounts, entryLines, fiscalYears, journals, subaccounts } from "../tables.js";
+import { answersFromLines, subaccountLedgerPage } from "./subaccount-ledger.js";
 
 export type EntryInsert = typeof entries.$inferInsert;
 export type EntryLineInsert = typeof entryLines.$inferInsert;
@@ -106,6 +107,8 @@ export async function insertEntriesWithLines(tx: Db, rows: EntryInsert[], lines:
     col(lines, "company_id", "uuid", (l) => l.companyId),
     col(lines, "fiscal_year_id", "uuid", (l) => l.fiscalYearId),
     col(lines, "entry_id", "uuid", (l) => l.entryId),
+    col(lines, "entry_date", "date", (l) => l.entryDate),
+    col(lines, "entry_number", "int", (l) => l.entryNumber),
     col(lines, "line_no", "int", (l) => l.lineNo),
     col(lines, "subaccount_id", "uuid", (l) => l.subaccountId),
     col(lines, "debit", "numeric", (l) => l.debit),
@@ -150,7 +153,8 @@ export async function findLinesOfEntries(db: Db, entryIds: string[]): Promise<En
 }
 
 export interface EntryFilter {
-  scope?: SQL;
+  /** The one company listed; undefined: every company of the tenant. */
+  companyId?: string;
   fiscalYearCode?: string;
   journalCode?: string;
   dateFrom?: string;
@@ -168,7 +172,7 @@ export interface EntryFilter {
 function entryConditions(db: Db, f: EntryFilter) {
   const number = f.search && /^\d{1,9}$/.test(f.search) ? Number(f.search) : undefined;
   return and(
-    f.scope,
+    f.companyId ? eq(entries.companyId, f.companyId) : undefined,
     f.fiscalYearCode
       ? inArray(
           entries.fiscalYearId,
@@ -228,6 +232,7 @@ async function afterCursor(db: Db, f: EntryFilter, where: SQL | undefined): Prom
 
 /** A page of entries, or null when `after` names no entry matching the filters. */
 export async function listEntries(db: Db, f: EntryFilter): Promise<Page<EntryView> | null> {
+  if (answersFromLines(f)) return listSubaccountLedger(db, f);
   const where = entryConditions(db, f);
   const cursor = await afterCursor(db, f, where);
   if (cursor === null) return null;
@@ -235,15 +240,61 @@ export async function listEntries(db: Db, f: EntryFilter): Promise<Page<EntryVie
     f.sort === "number"
       ? [asc(fiscalYears.startDate), asc(entries.companyId), asc(entries.number)]
       : [desc(entries.date), desc(entries.number), desc(entries.id)];
-  const page = await paginateBounded(
-    db,
-    selectEntryViews(db)
-      .where(and(where, cursor))
-      .orderBy(...order)
-      .limit(f.limit)
-      .offset(f.offset),
-    entries,
-    where,
-  );
-  return { ...page, rows: page.rows as EntryView[] };
+  const rows = selectEntryViews(db)
+    .where(and(where, cursor))
+    .orderBy(...order)
+    .limit(f.limit)
+    .offset(f.offset);
+  if (f.dateFrom || f.dateTo || f.subaccountCode || f.search) {
+    const page = await paginateBounded(db, rows, entries, where);
+    return { ...page, rows: page.rows as EntryView[] };
+  }
+  const [page, total] = await Promise.all([rows, countedEntries(db, f)]);
+  return { rows: page as EntryView[], total, totalIsEstimate: false };
+}
+
+/** listEntries for a subaccount's ledger, through the lines' index (subaccount-ledger.ts). */
+async function listSubaccountLedger(db: Db, f: EntryFilter): Promise<Page<EntryView> | null> {
+  const found = await subaccountLedgerPage(db, { ...f, subaccountCode: f.subaccountCode! });
+  if (!found) return null;
+  const rows = found.ids
+    ? selectEntryViews(db)
+        .where(sql`${entries.id} in (${found.ids})`)
+        .orderBy(desc(entries.date), desc(entries.number), desc(entries.id))
+        .limit(f.limit)
+        .offset(f.offset)
+    : [];
+  const [page, { total, totalIsEstimate }] = await Promise.all([rows, found.counting]);
+  return { rows: page as EntryView[], total, totalIsEstimate };
+}
+
+/**
+ * How many entries match a filter of company, fiscal year and journal only, exact, from the
+ * counts the entries trigger keeps (ledger_entry_counts): a few rows whatever the ledger's size.
+ */
+async function countedEntries(db: Db, f: EntryFilter): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${entryCounts.entries}), 0)` })
+    .from(entryCounts)
+    .where(
+      and(
+        f.companyId ? eq(entryCounts.companyId, f.companyId) : undefined,
+        f.fiscalYearCode
+          ? inArray(
+              entryCounts.fiscalYearId,
+              db
+                .select({ id: fiscalYears.id })
+                .from(fiscalYears)
+                .where(eq(fiscalYears.code, f.fiscalYearCode)),
+            )
+          : undefined,
+        f.journalCode
+          ? inArray(
+              entryCounts.journalId,
+              db.select({ id: journals.id }).from(journals).where(eq(journals.code, f.journalCode)),
+            )
+          : undefined,
+      ),
+    );
+  return Number(row?.total ?? 0);
 }

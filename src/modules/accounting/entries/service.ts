@@ -8,9 +8,8 @@ import { Dec, dec, sum, toMoney } from "../../../platform/money.js";
 import { resolveCompanyForWrite } from "../../companies/index.js";
 import { findSubaccountsByCodes } from "../chart/repository.js";
 import { takeNextEntryNumber } from "../fiscal-years/repository.js";
-import { fiscalYearForEntry, ledgerListScope } from "../fiscal-years/service.js";
+import { fiscalYearForEntry, ledgerListCompany } from "../fiscal-years/service.js";
 import { journalForEntry } from "../journals/service.js";
-import { entries } from "../tables.js";
 import { runEntryPostingHooks } from "./hooks.js";
 import type { EntryLineView, EntryView } from "./repository.js";
 import * as repo from "./repository.js";
@@ -164,6 +163,8 @@ export async function insertResolvedEntry(
       companyId: input.companyId,
       fiscalYearId: year.id,
       entryId: entry.id,
+      entryDate: entry.date,
+      entryNumber: entry.number,
       lineNo: i + 1,
       subaccountId: found.get(l.subaccountCode)!.id,
       debit: toMoney(dec(l.debit)),
@@ -214,7 +215,7 @@ export interface EntryListFilters {
 /** Journal entries without their lines (REST and MCP). */
 export async function listEntries(ctx: AuthedCtx, f: EntryListFilters) {
   const page = await repo.listEntries(ctx.db, {
-    scope: await ledgerListScope(ctx, entries.companyId, f),
+    companyId: await ledgerListCompany(ctx, f),
     fiscalYearCode: f.fiscalYearCode,
     journalCode: f.journal,
     dateFrom: f.dateFrom,

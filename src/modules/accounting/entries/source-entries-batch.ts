@@ -156,6 +156,8 @@ export async function postSourceEntries(
           companyId: input.companyId,
           fiscalYearId: year.id,
           entryId,
+          entryDate: input.date,
+          entryNumber: firstNumber + n,
           lineNo: lineNo + 1,
           subaccountId: resolved.found.get(l.subaccountCode)!.id,
           debit: toMoney(dec(l.debit)),

@@ -1,6 +1,6 @@
 import { eq, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
-import { assertCompanyVisible, companyFilter } from "../../../platform/auth/company-scope.js";
+import { assertCompanyVisible, companyFilter, companyScopeId } from "../../../platform/auth/company-scope.js";
 import { today } from "../../../platform/dates.js";
 import type { Db } from "../../../platform/db/client.js";
 import { inTransaction } from "../../../platform/db/sql.js";
@@ -31,8 +31,17 @@ export async function ledgerListScope(
   column: PgColumn,
   f: { companyId?: string; fiscalYearCode?: string },
 ): Promise<SQL | undefined> {
-  if (f.fiscalYearCode) return eq(column, await resolveCompanyForWrite(ctx, f.companyId));
-  return companyFilter(ctx.actor, column, f.companyId);
+  const id = await ledgerListCompany(ctx, f);
+  return id === undefined ? undefined : eq(column, id);
+}
+
+/** The company of ledgerListScope's condition, or undefined for every company the caller sees. */
+export async function ledgerListCompany(
+  ctx: AuthedCtx,
+  f: { companyId?: string; fiscalYearCode?: string },
+): Promise<string | undefined> {
+  if (f.fiscalYearCode) return resolveCompanyForWrite(ctx, f.companyId);
+  return companyScopeId(ctx.actor, f.companyId);
 }
 
 export function listFiscalYears(ctx: AuthedCtx, f: FiscalYearListFilters) {

@@ -71,7 +71,7 @@ export interface paths {
         };
         /**
          * List journal entries (without their lines)
-         * @description search: part of the concept, or an entry number. Deep pages: pass `after` (the last id of the previous page) instead of a large skip. total is exact up to 10,000 entries (total_is_estimate).
+         * @description search: part of the concept, or an entry number. Deep pages: pass `after` (the last id of the previous page) instead of a large skip. total is exact when the filters are only company, fiscal year and journal (counted as entries are posted); otherwise exact up to 10,000 entries (total_is_estimate). With subaccount_code (a subaccount's ledger) pages cost the same at any depth.
          *
          *     Requires permission `accounting:leer`.
          */
