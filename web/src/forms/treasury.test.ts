@@ -28,6 +28,15 @@ describe("paying an instalment", () => {
     expect(rules.fees("-1")).toBe("treasuryPages.badFees");
   });
 
+  it("pays a credit note's negative instalment with a negative amount only", () => {
+    const refund = payRules(t, true);
+    expect(refund.amount("-25,50")).toBeNull();
+    expect(refund.amount("25,50")).toBe("treasuryPages.badRefund");
+    expect(payBody({ date: "2026-11-24", amount: "-25,50", bank_account_id: "b1", fees: "" }).amount).toBe(
+      "-25.50",
+    );
+  });
+
   it("sends decimal strings, never numbers, and leaves zero fees out", () => {
     expect(payBody({ date: "2026-11-24", amount: "1.000,10", bank_account_id: "b1", fees: "0" })).toEqual({
       date: "2026-11-24",

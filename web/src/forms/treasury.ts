@@ -25,10 +25,16 @@ export interface PayValues {
   fees: string;
 }
 
-export function payRules(t: T) {
+/** `refund`: the instalment is negative (a credit note's), so is what is paid of it. */
+export function payRules(t: T, refund = false) {
+  const signed = (v: string) => {
+    const s = moneyText(v, true);
+    return s !== null && new Decimal(s).isNegative() === refund;
+  };
   return {
     date: (v: string) => (isDate(v) ? null : t("treasuryPages.badDate")),
-    amount: (v: string) => (moneyText(v) ? null : t("treasuryPages.badAmount")),
+    amount: (v: string) =>
+      signed(v) ? null : t(refund ? "treasuryPages.badRefund" : "treasuryPages.badAmount"),
     bank_account_id: (v: string | null) => (v ? null : t("auth.required")),
     fees: (v: string) => (normalizeDecimal(v, 2) !== null ? null : t("treasuryPages.badFees")),
   };
@@ -42,7 +48,7 @@ export function payBody(v: PayValues) {
   const fees = normalizeDecimal(v.fees, 2);
   return {
     date: v.date,
-    amount: moneyText(v.amount) ?? "",
+    amount: moneyText(v.amount, true) ?? "",
     bank_account_id: v.bank_account_id ?? "",
     ...(fees && !new Decimal(fees).isZero() ? { fees } : {}),
   };

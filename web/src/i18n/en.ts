@@ -547,6 +547,7 @@ export const en: Messages = {
     },
     badDate: "Invalid date",
     badAmount: "An amount above zero, two decimals at most",
+    badRefund: "A credit note is paid with a negative amount, two decimals at most",
     badSignedAmount: "A non-zero amount (negative for payments), two decimals at most",
     badFees: "Invalid fees",
     twoParts: "At least two instalments",

@@ -546,6 +546,7 @@ export const es = {
     },
     badDate: "Fecha no válida",
     badAmount: "Importe mayor que cero, con dos decimales como mucho",
+    badRefund: "Un abono se paga con un importe negativo, con dos decimales como mucho",
     badSignedAmount: "Importe distinto de cero (negativo para pagos), con dos decimales como mucho",
     badFees: "Comisión no válida",
     twoParts: "Al menos dos vencimientos",

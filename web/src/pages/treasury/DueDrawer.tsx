@@ -93,7 +93,7 @@ function DueDetailView({
               <Badge color={DUE_STATUS_COLOR[d.status]} variant="light" data-testid="due-status">
                 {t(`treasuryPages.status.${d.status}`)}
               </Badge>
-              {canPay && new Decimal(d.open_amount).gt(0) && (
+              {canPay && !new Decimal(d.open_amount).isZero() && (
                 <Button leftSection={<IconCash size={14} />} onClick={() => onPay(d)}>
                   {t(direction === "sale" ? "treasuryPages.collect" : "treasuryPages.pay")}
                 </Button>

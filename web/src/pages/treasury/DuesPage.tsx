@@ -188,7 +188,7 @@ function DuesPage({ direction }: { direction: Direction }) {
                         </Badge>
                       </Table.Td>
                       <Table.Td ta="right">
-                        {canPay && new Decimal(d.open_amount).gt(0) && (
+                        {canPay && !new Decimal(d.open_amount).isZero() && (
                           <Button
                             variant="light"
                             leftSection={<IconCash size={14} />}

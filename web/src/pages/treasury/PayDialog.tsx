@@ -2,6 +2,7 @@ import { Alert, Modal, Select, SimpleGrid, Text, TextInput } from "@mantine/core
 import { useForm } from "@mantine/form";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import dayjs from "dayjs";
+import Decimal from "decimal.js";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { problemMessage } from "../../api/problem";
@@ -50,7 +51,7 @@ function PayForm({ direction, due, onDone }: { direction: Direction; due: Due; o
       bank_account_id: null,
       fees: "",
     },
-    validate: payRules((k, o) => t(k, o)),
+    validate: payRules((k, o) => t(k, o), new Decimal(due.amount).isNegative()),
   });
   const chosen = form.values.bank_account_id;
   // The first account is the default once they have loaded.
