@@ -121,7 +121,7 @@ function AgingTable({ title, side, testId }: { title: string; side: Aging["recei
                         ta="right"
                         ff="monospace"
                         fw={b === "total" ? 600 : undefined}
-                        c={b === "over_90" && !new Decimal(c[b]).isZero() ? "red.8" : undefined}
+                        c={b === "over_90" && !new Decimal(c[b]).isZero() ? "red.9" : undefined}
                       >
                         {formatMoney(c[b])}
                       </Table.Td>

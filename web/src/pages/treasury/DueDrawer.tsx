@@ -252,12 +252,12 @@ function SplitForm({ direction, due }: { direction: Direction; due: DueDetail })
           >
             {t("treasuryPages.addPart")}
           </Button>
-          <Text size="sm" ff="monospace" c={new Decimal(remaining).isZero() ? "teal.8" : "red.8"}>
+          <Text size="sm" ff="monospace" c={new Decimal(remaining).isZero() ? "teal.9" : "red.9"}>
             {t("treasuryPages.remaining")}: {formatMoney(remaining)}
           </Text>
         </Group>
         {errors.parts && (
-          <Text size="sm" c="red.8">
+          <Text size="sm" c="red.9">
             {t(errors.parts)}
           </Text>
         )}

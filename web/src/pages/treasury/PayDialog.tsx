@@ -27,7 +27,12 @@ export function PayDialog({
   const { t } = useTranslation();
   const title = t(direction === "sale" ? "treasuryPages.collect" : "treasuryPages.pay");
   return (
-    <Modal opened={due !== null} onClose={onClose} title={due ? `${title} ${due.code}` : title}>
+    <Modal
+      opened={due !== null}
+      onClose={onClose}
+      title={due ? `${title} ${due.code}` : title}
+      closeButtonProps={{ "aria-label": t("common.close") }}
+    >
       {due && <PayForm key={due.id} direction={direction} due={due} onDone={onClose} />}
     </Modal>
   );
