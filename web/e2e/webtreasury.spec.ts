@@ -286,3 +286,41 @@ test("connected assistants: the empty list, then an assistant connected by OAuth
   const after = await api<{ data: { client_name: string }[] }>(await token(), "GET", "/api/oauth/grants");
   expect(after.data.map((g) => g.client_name)).not.toContain(clientName);
 });
+
+test("a pending supplier invoice approved from its editor, another rejected with a reason", async ({
+  page,
+}) => {
+  const access = await token();
+  const supplier = (
+    await api<{ data: { id: string }[] }>(access, "GET", "/api/clients?contact_type=supplier&limit=1")
+  ).data[0];
+  const create = (n: string) =>
+    api<{ id: string; estado: string }>(access, "POST", "/api/purchases/invoices", {
+      supplier_id: supplier.id,
+      supplier_number: `E2E-TES-${n}-${Date.now()}`,
+      date: new Date().toISOString().slice(0, 10),
+      lines: [{ description: "Alquiler de grúa", quantity: "1", unit_price: "300", tax_code: "IVA21" }],
+    });
+  const [toApprove, toReject] = [await create("A"), await create("R")];
+  await signIn(page, ADMIN.email, ADMIN.password());
+
+  await page.goto(`${base()}/purchases/invoices/${toApprove.id}`);
+  await expect(page.getByTestId("invoice-state")).toHaveText("pendiente");
+  await expectAccessible(page);
+  await page.getByRole("button", { name: "Aprobar" }).click();
+  await expect(page.getByTestId("invoice-state")).toHaveText("aprobada");
+  await expect(page.getByRole("button", { name: "Aprobar" })).toHaveCount(0);
+  expect(
+    (await api<{ estado: string }>(access, "GET", `/api/purchases/invoices/${toApprove.id}`)).estado,
+  ).toBe("aprobada");
+
+  await page.goto(`${base()}/purchases/invoices/${toReject.id}`);
+  await page.getByRole("button", { name: "Rechazar" }).click();
+  const dialog = page.getByRole("dialog", { name: "Rechazar" });
+  await dialog.getByLabel("Descripción").fill("Importe no pactado");
+  await expectAccessible(page);
+  await dialog.getByRole("button", { name: "Rechazar" }).click();
+  await expect(page.getByTestId("invoice-state")).toHaveText("rechazada");
+  await expect(page.getByText("Importe no pactado")).toBeVisible();
+  await shot(page, "purchase-invoice-rejected");
+});

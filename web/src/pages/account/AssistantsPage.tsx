@@ -76,7 +76,7 @@ export function AssistantsPage() {
             render: (g) => (
               <Group gap={4}>
                 {g.scopes.map((s) => (
-                  <Badge key={s} variant="light">
+                  <Badge key={s} variant="light" tt="none">
                     {s}
                   </Badge>
                 ))}
