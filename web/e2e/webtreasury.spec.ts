@@ -315,6 +315,10 @@ test("a pending supplier invoice approved from its editor, another rejected with
   ).toBe("aprobada");
 
   await page.goto(`${base()}/purchases/invoices/${toReject.id}`);
+  const saves: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "PATCH") saves.push(r.url());
+  });
   await page.getByRole("button", { name: "Rechazar" }).click();
   const dialog = page.getByRole("dialog", { name: "Rechazar" });
   await dialog.getByLabel("Descripción").fill("Importe no pactado");
@@ -322,5 +326,9 @@ test("a pending supplier invoice approved from its editor, another rejected with
   await dialog.getByRole("button", { name: "Rechazar" }).click();
   await expect(page.getByTestId("invoice-state")).toHaveText("rechazada");
   await expect(page.getByText("Importe no pactado")).toBeVisible();
+  // Only the rejection was sent: the editor's own form did not try to save the invoice too.
+  await page.waitForLoadState("networkidle");
+  expect(saves).toEqual([]);
+  await expect(page.getByText(/can no longer change/)).toHaveCount(0);
   await shot(page, "purchase-invoice-rejected");
 });

@@ -60,6 +60,8 @@ export function PurchaseDecision({
         <DialogForm
           onSubmit={(e) => {
             e.preventDefault();
+            // The dialog is portalled, but React bubbles its submit to the editor's own form.
+            e.stopPropagation();
             if (reason.trim()) decide.mutate({ reject: reason.trim() });
           }}
           onCancel={() => setRejecting(false)}
