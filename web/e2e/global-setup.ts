@@ -50,6 +50,8 @@ export default async function globalSetup() {
     PORT: String(port),
     HOST: "127.0.0.1",
     PUBLIC_URL: `http://127.0.0.1:${port}`,
+    // webtreasury.spec.ts connects an assistant (RFC 7591, no metadata document to host) and revokes it.
+    OAUTH_DYNAMIC_REGISTRATION: "true",
   };
   const tsx = join(ROOT, "node_modules", ".bin", "tsx");
   const demo = spawnSync(tsx, ["src/cli.ts", "demo"], { cwd: ROOT, env, encoding: "utf8" });

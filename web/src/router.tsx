@@ -97,6 +97,14 @@ const purchaseInvoice = page("/purchases/invoices/$invoiceId", sales, "PurchaseI
 const cashFlow = page("/treasury/cash-flow", sales, "CashFlowPage");
 const bank = page("/treasury/bank", sales, "BankReconciliationPage");
 
+// webtreasury: receipts and payments, aging, the treasury budget; connected assistants (OAuth grants).
+const treasury = () => import("./pages/treasury");
+const receipts = page("/treasury/receipts", treasury, "ReceiptsPage");
+const payments = page("/treasury/payments", treasury, "PaymentsPage");
+const aging = page("/treasury/aging", treasury, "AgingPage");
+const forecast = page("/treasury/budgets", treasury, "ForecastPage");
+const assistants = page("/account/assistants", () => import("./pages/account"), "AssistantsPage");
+
 const tax = () => import("./pages/tax");
 const taxReturns = page("/tax/returns", tax, "ReturnsPage");
 const taxReturn = page("/tax/returns/$returnId", tax, "ReturnDetailPage");
@@ -133,6 +141,11 @@ const routeTree = rootRoute.addChildren([
     purchaseInvoice,
     cashFlow,
     bank,
+    receipts,
+    payments,
+    aging,
+    forecast,
+    assistants,
     taxReturns,
     taxReturn,
     vatBooks,

@@ -71,6 +71,10 @@ function useAreas(): NavArea[] {
       label: t("shell.treasury"),
       icon: <IconBuildingBank size={size} />,
       items: [
+        { to: "/treasury/receipts", label: t("treasuryPages.receipts"), permission: "treasury:leer" },
+        { to: "/treasury/payments", label: t("treasuryPages.payments"), permission: "treasury:leer" },
+        { to: "/treasury/aging", label: t("treasuryPages.aging"), permission: "treasury:leer" },
+        { to: "/treasury/budgets", label: t("treasuryPages.forecast"), permission: "treasury:leer" },
         { to: "/treasury/cash-flow", label: t("shell.cashFlow"), permission: "treasury:leer" },
         { to: "/treasury/bank", label: t("shell.bank"), permission: "banking:leer" },
       ],

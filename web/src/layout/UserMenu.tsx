@@ -11,7 +11,8 @@ import {
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useDisclosure } from "@mantine/hooks";
-import { IconKey, IconLanguage, IconLogout } from "@tabler/icons-react";
+import { IconKey, IconLanguage, IconLogout, IconPlugConnected } from "@tabler/icons-react";
+import { Link } from "@tanstack/react-router";
 import { useTranslation } from "react-i18next";
 import { unwrap, v1 } from "../api/client";
 import { useMe, useSignOut } from "../auth/session";
@@ -51,6 +52,9 @@ export function UserMenu() {
           <Menu.Label>{me.data?.email}</Menu.Label>
           <Menu.Item leftSection={<IconKey size={14} />} onClick={modal.open}>
             {t("auth.changePassword")}
+          </Menu.Item>
+          <Menu.Item component={Link} to="/account/assistants" leftSection={<IconPlugConnected size={14} />}>
+            {t("assistants.title")}
           </Menu.Item>
           <Menu.Item leftSection={<IconLanguage size={14} />} onClick={() => setLanguage(other)}>
             {other === "en" ? "English" : "Español"}

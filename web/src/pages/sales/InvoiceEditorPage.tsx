@@ -48,6 +48,7 @@ import {
 } from "./invoiceApi";
 import { INVOICE_STATE_COLOR } from "./invoiceColumns";
 import { type InvoiceReferences, type TaxCode, useInvoiceReferences } from "./invoiceReferences";
+import { PurchaseDecision } from "./PurchaseDecision";
 
 export const SalesInvoiceEditorPage = () => <InvoiceEditorPage direction="sale" />;
 export const PurchaseInvoiceEditorPage = () => <InvoiceEditorPage direction="purchase" />;
@@ -315,6 +316,9 @@ function InvoiceEditor({
               >
                 {t("common.save")}
               </Button>
+            )}
+            {!sale && invoice && (
+              <PurchaseDecision invoice={invoice} disabled={busy || dirty} onDone={done} />
             )}
             {sale && editable && canCreate && (
               <Button

@@ -84,3 +84,21 @@ export async function issueSalesInvoice(id: string): Promise<Invoice> {
 
 export const invoiceCode = (r: { code: string | null; series: string; number: number | null }) =>
   r.code ?? (r.number ? `${r.series}-${r.number}` : "—");
+
+/** Approves a pending purchase invoice (it is posted) or rejects it with a reason. */
+export async function decidePurchaseInvoice(
+  id: string,
+  decision: { reject: string } | "approve",
+): Promise<Invoice> {
+  const params = { path: { id } };
+  return fromPurchases(
+    unwrap(
+      decision === "approve"
+        ? await api.POST("/api/purchases/invoices/{id}/approve", { params })
+        : await api.POST("/api/purchases/invoices/{id}/reject", {
+            params,
+            body: { reason: decision.reject },
+          }),
+    ),
+  );
+}

@@ -1,0 +1,1 @@
+export { AssistantsPage } from "./AssistantsPage";

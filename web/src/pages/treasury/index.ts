@@ -1,0 +1,3 @@
+export { AgingPage } from "./AgingPage";
+export { PaymentsPage, ReceiptsPage } from "./DuesPage";
+export { ForecastPage } from "./ForecastPage";
