@@ -1,4 +1,9 @@
-import { createTheme, defaultVariantColorsResolver, parseThemeColor } from "@mantine/core";
+import {
+  type CSSVariablesResolver,
+  createTheme,
+  defaultVariantColorsResolver,
+  parseThemeColor,
+} from "@mantine/core";
 
 /** Dense and sober: small controls, compact tables, one accent colour. */
 export const theme = createTheme({
@@ -27,4 +32,14 @@ export const theme = createTheme({
     Table: { defaultProps: { fz: "xs", verticalSpacing: 6, horizontalSpacing: "sm" } },
     Badge: { defaultProps: { size: "sm", variant: "light", radius: "sm" } },
   },
+});
+
+/**
+ * Error text (field errors, in dialogs too) in red 9 in the light scheme: Mantine's red 6 on white
+ * measures 3.28:1, below WCAG AA's 4.5:1 for small text; red 9 (#c92a2a) measures 5.4:1.
+ */
+export const cssVariablesResolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: { "--mantine-color-error": "var(--mantine-color-red-9)" },
+  dark: {},
 });
