@@ -160,6 +160,18 @@ test("a product is created with its family, VAT rate and prices typed the Spanis
   await shot(page, "webmasters-04-products");
 });
 
+/** Whatever happened in a test, no E2E company is left active (other specs rely on the tenant's only one). */
+test.afterEach(async () => {
+  const { access_token } = await apiLogin(ADMIN.email, ADMIN.password());
+  const companies = await api<{ data: { id: string; name: string }[] }>(
+    access_token,
+    "GET",
+    "/api/companies?limit=200",
+  );
+  for (const c of companies.data.filter((c) => c.name.startsWith("ZZ E2E ")))
+    await api(access_token, "PUT", `/api/companies/${c.id}`, { is_active: false });
+});
+
 test("a company is created, and its letterhead logo uploaded, previewed, refused when not an image, and removed", async ({
   page,
 }) => {
@@ -218,9 +230,12 @@ test("a company is created, and its letterhead logo uploaded, previewed, refused
   await expect(dialog.getByText("Sin logotipo")).toBeVisible();
   await expect(logo).toHaveCount(0);
   await dialog.getByLabel("Población").fill("Haro");
+  // Deactivated again: with one active company the API still defaults company_id for other specs.
+  await dialog.getByLabel("Activo").uncheck();
   await dialog.getByRole("button", { name: "Guardar" }).click();
   await expect(dialog).toHaveCount(0);
   await expect(row).toContainText("Haro");
+  await expect(row).toContainText("Inactivo");
   // The demo company stays the default for everyone: the new one was created last.
   await expect(page.getByRole("banner")).not.toContainText(name);
 });

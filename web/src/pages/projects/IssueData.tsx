@@ -10,6 +10,7 @@ import { notifyError, notifySuccess } from "../../components/notify";
 import { type IssueValues, issueBody, issueRules } from "../../forms/contract";
 import { problemFieldErrors } from "../../forms/masters";
 import { decimalForInput } from "../../forms/products";
+import { formatNumber } from "../../i18n";
 
 /**
  * Where and when a certification is issued, and its own retention (PATCH /api/v1/certifications/{id},
@@ -63,6 +64,7 @@ export function IssueData({ cert, canEdit }: { cert: Certification; canEdit: boo
         label={t("contract.retention")}
         description={draft ? t("contract.retentionHint") : t("contract.retentionLocked")}
         inputMode="decimal"
+        placeholder={cert.retention_pct === null ? formatNumber(cert.totals.retention_pct) : undefined}
         readOnly={!editable || !draft}
         {...form.getInputProps("retention_pct")}
       />
