@@ -314,3 +314,36 @@ test("the demo budget's contract data and a certification's issue data are edite
   const pdf = await download;
   expect(pdf.suggestedFilename()).toMatch(/\.pdf$/);
 });
+
+test("a user who may only read contacts, products and companies sees no create, edit or deactivate button", async ({
+  browser,
+}) => {
+  const { access_token } = await apiLogin(ADMIN.email, ADMIN.password());
+  const role = await api<{ id: string }>(access_token, "POST", "/api/v1/roles", {
+    name: `maestros-lectura-${Date.now()}`,
+  });
+  for (const modulo of ["clients", "products", "companies"])
+    await api(access_token, "POST", `/api/v1/roles/${role.id}/permissions`, { modulo, accion: "leer" });
+  const email = `maestros${Date.now()}@example.com`;
+  await api(access_token, "POST", "/api/v1/users", {
+    email,
+    password: "Maestros-2026!",
+    full_name: "Lectora Maestros",
+    role_ids: [role.id],
+  });
+  const page = await (
+    await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: "es-ES" })
+  ).newPage();
+  await signIn(page, email, "Maestros-2026!");
+  for (const [path, create] of [
+    ["/accounting/contacts", "Nuevo cliente o proveedor"],
+    ["/accounting/products", "Nuevo artículo"],
+    ["/accounting/companies", "Nueva empresa"],
+  ]) {
+    await page.goto(`${base()}${path}`);
+    await expect(page.locator("tbody tr").first()).toBeVisible();
+    await expect(page.getByRole("button", { name: create })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: /^Editar / })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: /^Desactivar / })).toHaveCount(0);
+  }
+});
