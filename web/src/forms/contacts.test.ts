@@ -29,6 +29,7 @@ const contact: ContactValues = {
   payment_terms_days: "60",
   payment_days: "20, 5",
   tax_regime: "general",
+  agent_id: "",
   is_active: true,
 };
 
@@ -85,6 +86,7 @@ describe("a contact being typed", () => {
     expect(body.country).toBe("ES");
     expect(body.payment_terms_days).toBe(60);
     expect(body.payment_days).toEqual([5, 20]);
+    expect(body.agent_id).toBeNull();
     expect(contactBody({ ...contact, tax_id: "  ", code: "C9" })).toMatchObject({ tax_id: null, code: "C9" });
   });
 });

@@ -64,6 +64,8 @@ export interface ContactValues {
   payment_terms_days: string;
   payment_days: string;
   tax_regime: (typeof TAX_REGIMES)[number];
+  /** The sales agent's id; "" for none. Kept as loaded when the user may not list agents. */
+  agent_id: string;
   is_active: boolean;
 }
 
@@ -108,6 +110,7 @@ export function contactBody(v: ContactValues) {
     payment_terms_days: parseTermDays(v.payment_terms_days) ?? 30,
     payment_days: parsePaymentDays(v.payment_days) ?? [],
     tax_regime: v.tax_regime,
+    agent_id: v.agent_id || null,
     is_active: v.is_active,
   };
 }

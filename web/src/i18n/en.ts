@@ -389,6 +389,9 @@ export const en: Messages = {
     badBox: "A box number (07, 168) or a one-letter key",
   },
   records: {
+    agent: "Sales agent",
+    noAgent: "No agent",
+    agentsFailed: "The agents could not be loaded",
     newContact: "New customer or supplier",
     editContact: "Edit customer or supplier",
     contactType: "Type",

@@ -388,6 +388,9 @@ export const es = {
     badBox: "Un número de casilla (07, 168) o una clave de una letra",
   },
   records: {
+    agent: "Agente comercial",
+    noAgent: "Sin agente",
+    agentsFailed: "No se pudieron cargar los agentes",
     newContact: "Nuevo cliente o proveedor",
     editContact: "Editar cliente o proveedor",
     contactType: "Tipo",

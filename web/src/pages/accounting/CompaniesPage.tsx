@@ -60,6 +60,7 @@ export function CompaniesPage() {
           {
             key: "active",
             header: t("common.status"),
+            width: 100,
             render: (r) => (
               <Badge color={r.is_active ? "teal" : "gray"}>
                 {r.is_active ? t("common.active") : t("common.inactive")}

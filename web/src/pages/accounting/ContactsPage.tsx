@@ -78,6 +78,7 @@ export function ContactsPage() {
           {
             key: "type",
             header: t("records.contactType"),
+            width: 170,
             render: (r) => (
               <Badge color={r.contact_type === "supplier" ? "grape" : "indigo"} variant="light">
                 {t(`records.types.${r.contact_type}`)}
@@ -85,10 +86,15 @@ export function ContactsPage() {
             ),
           },
           { key: "email", header: t("contacts.email"), render: (r) => r.email || "—" },
-          { key: "phone", header: t("contacts.phone"), render: (r) => r.phone || "—" },
+          {
+            key: "phone",
+            header: t("contacts.phone"),
+            render: (r) => <span style={{ whiteSpace: "nowrap" }}>{r.phone || "—"}</span>,
+          },
           {
             key: "active",
             header: t("common.status"),
+            width: 100,
             render: (r) => (
               <Badge color={r.is_active ? "teal" : "gray"}>
                 {r.is_active ? t("common.active") : t("common.inactive")}
@@ -161,6 +167,17 @@ function ContactForm({
   onCancel: () => void;
 }) {
   const { t } = useTranslation();
+  const canListAgents = useCan("agents:leer");
+  const agents = useQuery({
+    queryKey: ["agents", companyId, "select"],
+    enabled: canListAgents && Boolean(companyId),
+    queryFn: async () =>
+      unwrap(
+        await api.GET("/api/agents", {
+          params: { query: { company_id: companyId ?? undefined, limit: 500 } },
+        }),
+      ),
+  });
   const form = useForm<ContactValues>({
     initialValues: {
       contact_type: contact?.contact_type ?? "customer",
@@ -178,6 +195,7 @@ function ContactForm({
       payment_terms_days: String(contact?.payment_terms_days ?? 30),
       payment_days: contact?.payment_days.join(", ") ?? "",
       tax_regime: contact?.tax_regime ?? "general",
+      agent_id: contact?.agent_id ?? "",
       is_active: contact?.is_active ?? true,
     },
     validate: contactRules(t),
@@ -253,6 +271,19 @@ function ContactForm({
           {...form.getInputProps("tax_regime")}
         />
       </SimpleGrid>
+      {canListAgents && (
+        <Select
+          label={t("records.agent")}
+          placeholder={t("records.noAgent")}
+          data={(agents.data?.data ?? []).map((a) => ({ value: a.id, label: `${a.code} · ${a.name}` }))}
+          clearable
+          searchable
+          disabled={agents.isLoading}
+          value={form.values.agent_id || null}
+          onChange={(v) => form.setFieldValue("agent_id", v ?? "")}
+          error={agents.isError ? t("records.agentsFailed") : form.errors.agent_id}
+        />
+      )}
       <Checkbox label={t("common.active")} {...form.getInputProps("is_active", { type: "checkbox" })} />
     </DialogForm>
   );

@@ -94,6 +94,7 @@ export function ProductsPage() {
           {
             key: "active",
             header: t("common.status"),
+            width: 100,
             render: (r) => (
               <Badge color={r.is_active ? "teal" : "gray"}>
                 {r.is_active ? t("common.active") : t("common.inactive")}
