@@ -94,10 +94,19 @@ test("a contact is refused with the NIF's reason, then created and edited; the s
   await dialog.getByLabel("Teléfono").fill("941 000 111");
   await dialog.getByLabel("Tipo").click();
   await page.getByRole("option", { name: "Cliente y proveedor" }).click();
+  await dialog.getByLabel("Agente comercial").click();
+  await page.getByRole("option", { name: /AG01/ }).click();
   await dialog.getByRole("button", { name: "Guardar" }).click();
   await expect(dialog).toHaveCount(0);
   await expect(row).toContainText("941 000 111");
   await expect(row).toContainText("Cliente y proveedor");
+  const { access_token } = await apiLogin(ADMIN.email, ADMIN.password());
+  const stored = await api<{ data: { code: string; agent_id: string | null }[] }>(
+    access_token,
+    "GET",
+    `/api/clients?search=${encodeURIComponent(name)}`,
+  );
+  expect(stored.data.find((c) => c.code === code)?.agent_id).toMatch(/^[0-9a-f-]{36}$/);
   await expectAccessible(page);
   await shot(page, "webmasters-02-contacts");
 });
