@@ -78,9 +78,8 @@ export function ContactsPage() {
           {
             key: "type",
             header: t("records.contactType"),
-            width: 170,
             render: (r) => (
-              <Badge color={r.contact_type === "supplier" ? "grape" : "indigo"} variant="light">
+              <Badge color={r.contact_type === "supplier" ? "grape" : "indigo"} variant="light" maw="none">
                 {t(`records.types.${r.contact_type}`)}
               </Badge>
             ),
