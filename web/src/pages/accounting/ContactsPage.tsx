@@ -78,8 +78,9 @@ export function ContactsPage() {
           {
             key: "type",
             header: t("records.contactType"),
+            width: 170,
             render: (r) => (
-              <Badge color={r.contact_type === "supplier" ? "grape" : "indigo"} variant="light" maw="none">
+              <Badge color={r.contact_type === "supplier" ? "grape" : "indigo"} variant="light">
                 {t(`records.types.${r.contact_type}`)}
               </Badge>
             ),
