@@ -74,6 +74,7 @@ const newEntry = page("/accounting/entries/new", accounting, "NewEntryPage");
 const trialBalance = page("/accounting/trial-balance", accounting, "TrialBalancePage");
 const accounts = page("/accounting/accounts", accounting, "AccountsPage");
 const fiscalYears = page("/accounting/fiscal-years", accounting, "FiscalYearsPage");
+const companies = page("/accounting/companies", accounting, "CompaniesPage");
 const contacts = page("/accounting/contacts", accounting, "ContactsPage");
 const products = page("/accounting/products", accounting, "ProductsPage");
 const agents = page("/accounting/agents", accounting, "AgentsPage");
@@ -123,6 +124,7 @@ const routeTree = rootRoute.addChildren([
     trialBalance,
     accounts,
     fiscalYears,
+    companies,
     contacts,
     products,
     agents,

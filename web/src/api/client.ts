@@ -21,13 +21,22 @@ export function unwrap<T>(result: { data?: T; error?: unknown; response: Respons
   );
 }
 
-/** A binary answer (PDF, BC3) through the same session, saved with its server-given file name. */
-export async function download(url: string, fallbackName: string): Promise<void> {
+/**
+ * A binary answer (an image, a PDF) fetched through the session (Bearer, refresh once): the response
+ * when it is 2xx, else an ApiError with its problem body.
+ */
+export async function fetchBinary(url: string): Promise<Response> {
   const res = await sessionFetch(url);
   if (!res.ok) {
     const body = await res.json().catch(() => ({}));
     throw new ApiError(res.status, isProblem(body) ? body : { title: res.statusText });
   }
+  return res;
+}
+
+/** A binary answer (PDF, BC3) through the same session, saved with its server-given file name. */
+export async function download(url: string, fallbackName: string): Promise<void> {
+  const res = await fetchBinary(url);
   const disposition = res.headers.get("content-disposition") ?? "";
   const name = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? fallbackName;
   const href = URL.createObjectURL(await res.blob());
@@ -45,11 +54,12 @@ export function upload(
   url: string,
   form: FormData,
   onProgress: (fraction: number) => void,
+  method: "POST" | "PUT" = "POST",
 ): Promise<{ status: number; body: unknown }> {
   const send = (token: string | null) =>
     new Promise<{ status: number; body: unknown }>((resolve, reject) => {
       const xhr = new XMLHttpRequest();
-      xhr.open("POST", url);
+      xhr.open(method, url);
       if (token) xhr.setRequestHeader("Authorization", `Bearer ${token}`);
       xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
       xhr.onload = () => {

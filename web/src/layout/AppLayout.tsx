@@ -45,6 +45,7 @@ function useAreas(): NavArea[] {
         { to: "/accounting/trial-balance", label: t("shell.trialBalance"), permission: "accounting:leer" },
         { to: "/accounting/accounts", label: t("shell.accounts"), permission: "accounting:leer" },
         { to: "/accounting/fiscal-years", label: t("shell.fiscalYears"), permission: "accounting:leer" },
+        { to: "/accounting/companies", label: t("companies.title"), permission: "companies:leer" },
         { to: "/accounting/contacts", label: t("shell.contacts"), permission: "clients:leer" },
         { to: "/accounting/products", label: t("shell.products"), permission: "products:leer" },
         { to: "/accounting/families", label: t("masters.families"), permission: "products:leer" },

@@ -1,4 +1,4 @@
-import { Badge, Button, Checkbox, Group, Modal, SimpleGrid, Stack, TextInput } from "@mantine/core";
+import { Badge, Button, Checkbox, Group, Modal, SimpleGrid, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { IconPlus } from "@tabler/icons-react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -9,6 +9,7 @@ import type { paths } from "../../api/generated/api";
 import { ApiError } from "../../api/problem";
 import { useCan, useCompany } from "../../auth/session";
 import { DataTable } from "../../components/DataTable";
+import { DialogForm } from "../../components/DialogForm";
 import { notifyError, notifySuccess } from "../../components/notify";
 import { PageHeader } from "../../components/PageHeader";
 import { type AgentValues, agentBody, agentRules, problemFieldErrors } from "../../forms/masters";
@@ -179,27 +180,22 @@ function AgentForm({
     },
   });
   return (
-    <form onSubmit={form.onSubmit((v) => save.mutate(v))}>
-      <Stack gap="sm">
-        <SimpleGrid cols={2}>
-          <TextInput label={t("common.code")} required {...form.getInputProps("code")} />
-          <TextInput label={t("contacts.taxId")} {...form.getInputProps("tax_id")} />
-        </SimpleGrid>
-        <TextInput label={t("common.name")} required {...form.getInputProps("name")} />
-        <SimpleGrid cols={2}>
-          <TextInput label={t("contacts.email")} type="email" {...form.getInputProps("email")} />
-          <TextInput label={`${t("masters.commission")} (%)`} {...form.getInputProps("commission_pct")} />
-        </SimpleGrid>
-        <Checkbox label={t("common.active")} {...form.getInputProps("is_active", { type: "checkbox" })} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            {t("common.cancel")}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {agent ? t("common.save") : t("common.create")}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <DialogForm
+      onSubmit={form.onSubmit((v) => save.mutate(v))}
+      onCancel={onCancel}
+      submitting={save.isPending}
+      submitLabel={agent ? t("common.save") : t("common.create")}
+    >
+      <SimpleGrid cols={2}>
+        <TextInput label={t("common.code")} required {...form.getInputProps("code")} />
+        <TextInput label={t("contacts.taxId")} {...form.getInputProps("tax_id")} />
+      </SimpleGrid>
+      <TextInput label={t("common.name")} required {...form.getInputProps("name")} />
+      <SimpleGrid cols={2}>
+        <TextInput label={t("contacts.email")} type="email" {...form.getInputProps("email")} />
+        <TextInput label={`${t("masters.commission")} (%)`} {...form.getInputProps("commission_pct")} />
+      </SimpleGrid>
+      <Checkbox label={t("common.active")} {...form.getInputProps("is_active", { type: "checkbox" })} />
+    </DialogForm>
   );
 }

@@ -1,4 +1,4 @@
-import { Badge, Button, Checkbox, Group, Modal, SimpleGrid, Stack, TextInput } from "@mantine/core";
+import { Badge, Button, Checkbox, Modal, SimpleGrid, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { IconPlus } from "@tabler/icons-react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -9,6 +9,7 @@ import type { paths } from "../../api/generated/api";
 import { ApiError } from "../../api/problem";
 import { useCan, useCompany } from "../../auth/session";
 import { DataTable } from "../../components/DataTable";
+import { DialogForm } from "../../components/DialogForm";
 import { notifyError, notifySuccess } from "../../components/notify";
 import { PageHeader } from "../../components/PageHeader";
 import { type FamilyValues, familyBody, familyRules, problemFieldErrors } from "../../forms/masters";
@@ -162,34 +163,29 @@ function FamilyForm({
     },
   });
   return (
-    <form onSubmit={form.onSubmit((v) => save.mutate(v))}>
-      <Stack gap="sm">
-        <TextInput label={t("common.code")} required {...form.getInputProps("code")} />
-        <TextInput label={t("common.name")} required {...form.getInputProps("name")} />
-        <SimpleGrid cols={2}>
-          <TextInput
-            label={t("masters.salesAccount")}
-            placeholder="705"
-            description={t("masters.emptyIsDefault")}
-            {...form.getInputProps("sales_account")}
-          />
-          <TextInput
-            label={t("masters.purchasesAccount")}
-            placeholder="601"
-            description={t("masters.emptyIsDefault")}
-            {...form.getInputProps("purchases_account")}
-          />
-        </SimpleGrid>
-        <Checkbox label={t("common.active")} {...form.getInputProps("is_active", { type: "checkbox" })} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            {t("common.cancel")}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {family ? t("common.save") : t("common.create")}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <DialogForm
+      onSubmit={form.onSubmit((v) => save.mutate(v))}
+      onCancel={onCancel}
+      submitting={save.isPending}
+      submitLabel={family ? t("common.save") : t("common.create")}
+    >
+      <TextInput label={t("common.code")} required {...form.getInputProps("code")} />
+      <TextInput label={t("common.name")} required {...form.getInputProps("name")} />
+      <SimpleGrid cols={2}>
+        <TextInput
+          label={t("masters.salesAccount")}
+          placeholder="705"
+          description={t("masters.emptyIsDefault")}
+          {...form.getInputProps("sales_account")}
+        />
+        <TextInput
+          label={t("masters.purchasesAccount")}
+          placeholder="601"
+          description={t("masters.emptyIsDefault")}
+          {...form.getInputProps("purchases_account")}
+        />
+      </SimpleGrid>
+      <Checkbox label={t("common.active")} {...form.getInputProps("is_active", { type: "checkbox" })} />
+    </DialogForm>
   );
 }

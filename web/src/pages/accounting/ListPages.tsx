@@ -8,7 +8,7 @@ import { useCan, useCompany } from "../../auth/session";
 import { DataTable } from "../../components/DataTable";
 import { notifyError, notifySuccess } from "../../components/notify";
 import { PageHeader } from "../../components/PageHeader";
-import { formatDate, formatMoney } from "../../i18n";
+import { formatDate } from "../../i18n";
 
 export function useSearchBox() {
   const { t } = useTranslation();
@@ -26,89 +26,6 @@ export function useSearchBox() {
     </Paper>
   );
   return { search: debounced || undefined, box };
-}
-
-export function ContactsPage() {
-  const { t } = useTranslation();
-  const { companyId } = useCompany();
-  const { search, box } = useSearchBox();
-  const query = useQuery({
-    queryKey: ["clients", companyId, search],
-    enabled: Boolean(companyId),
-    queryFn: async () =>
-      unwrap(
-        await api.GET("/api/clients", {
-          params: { query: { company_id: companyId ?? undefined, search, limit: 500 } },
-        }),
-      ),
-  });
-  return (
-    <>
-      <PageHeader
-        title={t("contacts.title")}
-        subtitle={query.data && t("common.results", { count: query.data.total })}
-      />
-      {box}
-      <DataTable
-        query={query}
-        columns={[
-          { key: "code", header: t("common.code"), render: (r) => r.code, mono: true, width: 90 },
-          { key: "name", header: t("common.name"), render: (r) => r.name },
-          { key: "tax", header: t("contacts.taxId"), render: (r) => r.tax_id ?? "—", mono: true },
-          {
-            key: "type",
-            header: t("common.status"),
-            render: (r) => (
-              <Badge color={r.contact_type === "supplier" ? "grape" : "indigo"}>{r.contact_type}</Badge>
-            ),
-          },
-          { key: "email", header: t("contacts.email"), render: (r) => r.email },
-          { key: "phone", header: t("contacts.phone"), render: (r) => r.phone },
-        ]}
-      />
-    </>
-  );
-}
-
-export function ProductsPage() {
-  const { t } = useTranslation();
-  const { companyId } = useCompany();
-  const { search, box } = useSearchBox();
-  const query = useQuery({
-    queryKey: ["products", companyId, search],
-    enabled: Boolean(companyId),
-    queryFn: async () =>
-      unwrap(
-        await api.GET("/api/products", {
-          params: { query: { company_id: companyId ?? undefined, search, limit: 500 } },
-        }),
-      ),
-  });
-  return (
-    <>
-      <PageHeader
-        title={t("products.title")}
-        subtitle={query.data && t("common.results", { count: query.data.total })}
-      />
-      {box}
-      <DataTable
-        query={query}
-        columns={[
-          { key: "ref", header: t("common.code"), render: (r) => r.reference, mono: true, width: 120 },
-          { key: "desc", header: t("common.description"), render: (r) => r.description },
-          { key: "family", header: t("products.family"), render: (r) => r.family_code ?? "—" },
-          { key: "vat", header: "IVA %", render: (r) => r.vat_rate, align: "right" },
-          {
-            key: "price",
-            header: t("products.price"),
-            render: (r) => formatMoney(r.sale_price),
-            align: "right",
-            mono: true,
-          },
-        ]}
-      />
-    </>
-  );
 }
 
 export function AccountsPage() {

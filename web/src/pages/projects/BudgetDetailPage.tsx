@@ -13,6 +13,7 @@ import { QueryState } from "../../components/states";
 import { formatMoney } from "../../i18n";
 import { ActivitiesTab } from "./ActivitiesTab";
 import { CertificationsTab } from "./CertificationsTab";
+import { ContractTab } from "./ContractTab";
 import { CostsTab } from "./CostsTab";
 import { ItemsTree } from "./ItemsTree";
 import { SummaryTab } from "./SummaryTab";
@@ -137,6 +138,7 @@ function BudgetDetail({ budget }: { budget: Budget }) {
           )}
           {can("activities:leer") && <Tabs.Tab value="activities">{t("projectsEdit.activities")}</Tabs.Tab>}
           <Tabs.Tab value="costs">{t("costs.title")}</Tabs.Tab>
+          <Tabs.Tab value="contract">{t("contract.title")}</Tabs.Tab>
           <Tabs.Tab value="summary">{t("budgets.summary")}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="items" pt="sm">
@@ -150,6 +152,9 @@ function BudgetDetail({ budget }: { budget: Budget }) {
         </Tabs.Panel>
         <Tabs.Panel value="costs" pt="sm">
           <CostsTab budget={budget} />
+        </Tabs.Panel>
+        <Tabs.Panel value="contract" pt="sm">
+          <ContractTab budget={budget} canEdit={can("budgets:editar")} />
         </Tabs.Panel>
         <Tabs.Panel value="summary" pt="sm">
           <SummaryTab budget={budget} />

@@ -10,6 +10,7 @@ import { notifyError, notifySuccess } from "../../components/notify";
 import { PageHeader } from "../../components/PageHeader";
 import { QueryState } from "../../components/states";
 import { formatDate, formatMoney, formatNumber } from "../../i18n";
+import { IssueData } from "./IssueData";
 
 /** The moves the server allows (src/modules/projects/certifications/transitions.ts) and who may make them. */
 const MOVES: Record<CertificationState, { to: CertificationState; label: string; permission: string }[]> = {
@@ -97,6 +98,11 @@ function CertificationDetail({ cert }: { cert: Certification }) {
             ))}
           </>
         }
+      />
+      <IssueData
+        key={`${cert.estado}-${cert.issue_place}-${cert.issue_date}-${cert.retention_pct}`}
+        cert={cert}
+        canEdit={perms.includes("certifications:editar")}
       />
       <Paper withBorder>
         <Table.ScrollContainer minWidth={900}>
