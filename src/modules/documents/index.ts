@@ -33,6 +33,7 @@ export {
   getDue,
   getDues,
   listDues,
+  lockDues,
   openDueSumsByDate,
   openDuesForMatching,
   splitDue,
