@@ -2,7 +2,7 @@ import { inTransaction } from "../../../platform/db/sql.js";
 import type { AuthedCtx } from "../../../platform/http/context.js";
 import { AppError, ConflictError } from "../../../platform/http/errors.js";
 import { uuidv7 } from "../../../platform/ids.js";
-import { dec, toMoney } from "../../../platform/money.js";
+import { toMoney } from "../../../platform/money.js";
 import { subaccountCodesOfContacts } from "../chart/repository.js";
 import type { FiscalYearRow } from "../fiscal-years/repository.js";
 import { takeEntryNumbers } from "../fiscal-years/repository.js";

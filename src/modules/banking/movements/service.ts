@@ -392,8 +392,14 @@ export const AUTO_MATCH_STEP = 10_000;
  * movement claims. The payments go to treasury in steps of AUTO_MATCH_STEP (payDues), the picked
  * dues all locked first; one treasury refuses (a due paid meanwhile, an amount over what is open, a
  * closed year) is reported and the rest go on. One transaction: it applies everything or nothing.
+ * `opts.step` changes the step size (tests walk several steps with a few movements).
  */
-export async function autoMatch(ctx: AuthedCtx, input: AutoMatchInput): Promise<AutoMatchResult> {
+export async function autoMatch(
+  ctx: AuthedCtx,
+  input: AutoMatchInput,
+  opts: { step?: number } = {},
+): Promise<AutoMatchResult> {
+  const step = opts.step ?? AUTO_MATCH_STEP;
   let companyId: string;
   if (input.bankAccountId) {
     const bank = await getBankAccount(ctx, input.bankAccountId);
@@ -425,8 +431,8 @@ export async function autoMatch(ctx: AuthedCtx, input: AutoMatchInput): Promise<
       tx,
       picks.map((p) => p.suggestion.dueId),
     );
-    for (let from = 0; from < picks.length; from += AUTO_MATCH_STEP)
-      await applyPicks(tx, picks.slice(from, from + AUTO_MATCH_STEP), byId, dues, result);
+    for (let from = 0; from < picks.length; from += step)
+      await applyPicks(tx, picks.slice(from, from + step), byId, dues, result);
     return result;
   });
 }
