@@ -33,7 +33,6 @@ export {
   getDue,
   getDues,
   listDues,
-  lockDues,
   openDueSumsByDate,
   openDuesForMatching,
   splitDue,

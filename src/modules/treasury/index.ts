@@ -10,7 +10,7 @@ export {
   listBankAccounts,
 } from "./bank-accounts/service.js";
 export { loadTreasuryDemo, type TreasuryDemoResult } from "./demo.js";
-export { lockDuesToPay, type PayDueOutcome, payDues } from "./payments/batch.js";
+export { type PayDueOutcome, payDues } from "./payments/batch.js";
 export {
   getPayment,
   listOpenDues,

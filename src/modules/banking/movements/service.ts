@@ -10,7 +10,6 @@ import {
   getBankAccount,
   listOpenDues,
   listOpenDuesForMatching,
-  lockDuesToPay,
   type OpenDue,
   payDue,
   payDues,
@@ -389,8 +388,8 @@ export const AUTO_MATCH_STEP = 10_000;
 /**
  * Matches every open movement of a company (or of one bank account) against its open dues, keeps
  * the suggestions, and reconciles the movements whose only 85+ candidate is a due no other
- * movement claims. The payments go to treasury in steps of AUTO_MATCH_STEP (payDues), the picked
- * dues all locked first; one treasury refuses (a due paid meanwhile, an amount over what is open, a
+ * movement claims. The payments go to treasury in steps of AUTO_MATCH_STEP (payDues, which locks
+ * each step's dues in id order as it reads them); one treasury refuses (a due paid meanwhile, an amount over what is open, a
  * closed year) is reported and the rest go on. One transaction: it applies everything or nothing.
  * `opts.step` changes the step size (tests walk several steps with a few movements).
  */
@@ -427,10 +426,6 @@ export async function autoMatch(
     suggestions.clear();
     const byId = new Map(movements.map((m) => [m.id, m]));
     movements.length = 0;
-    await lockDuesToPay(
-      tx,
-      picks.map((p) => p.suggestion.dueId),
-    );
     for (let from = 0; from < picks.length; from += step)
       await applyPicks(tx, picks.slice(from, from + step), byId, dues, result);
     return result;

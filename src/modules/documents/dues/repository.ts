@@ -244,21 +244,6 @@ export async function findDues(db: Db, ids: string[], lock = false): Promise<Due
   return (await (lock ? query.for("update", { of: documentDues }) : query)) as unknown as DueView[];
 }
 
-/**
- * Locks these dues (FOR UPDATE) in id order, reading nothing else: a caller that then works on
- * them in parts holds them all from the start, taken in one order as findDues(lock) takes them.
- */
-export async function lockDues(db: Db, ids: string[]): Promise<void> {
-  for (let i = 0; i < ids.length; i += LOCK_CHUNK)
-    await db.execute(sql`
-      select ${documentDues.id} from ${documentDues}
-       where ${documentDues.id} = any(${pgArray(ids.slice(i, i + LOCK_CHUNK))}::uuid[])
-       order by ${documentDues.id} for update`);
-}
-
-/** Ids per lockDues statement (one array parameter each). */
-const LOCK_CHUNK = 50_000;
-
 /** addToPaid for many dues at once: one UPDATE of the dues and one of their invoices, summed per row. */
 export async function addToPaidMany(
   tx: Db,

@@ -83,11 +83,6 @@ export async function getDues(ctx: AuthedCtx, ids: string[], opts: { lock?: bool
   return (await repo.findDues(ctx.db, ids, opts.lock)).filter((d) => canSeeCompany(ctx.actor, d.companyId));
 }
 
-/** Locks these dues for the transaction, in id order, before a caller works on them in parts. */
-export async function lockDues(ctx: AuthedCtx, ids: string[]): Promise<void> {
-  await repo.lockDues(ctx.db, [...new Set(ids)].sort());
-}
-
 /** addDuePayment for many payments at once (the caller holds the dues, see getDues). */
 export async function addDuePayments(
   ctx: AuthedCtx,

@@ -4,7 +4,7 @@ import { uuidv7 } from "../../../platform/ids.js";
 import { type Dec, dec, toMoney } from "../../../platform/money.js";
 import { contactSubaccountCodes, postSourceEntries, subaccountLengthOf } from "../../accounting/index.js";
 import { getContactsByIds } from "../../clients/index.js";
-import { addDuePayments, type DueView, getDues, lockDues } from "../../documents/index.js";
+import { addDuePayments, type DueView, getDues } from "../../documents/index.js";
 import type { BankAccountRow } from "../bank-accounts/repository.js";
 import { getBankAccounts } from "../bank-accounts/service.js";
 import * as repo from "./repository.js";
@@ -28,15 +28,6 @@ interface Accepted {
   bank: BankAccountRow;
   amount: Dec;
   fees: Dec;
-}
-
-/**
- * Locks the dues a caller is about to pay with payDues in several parts of one transaction, all at
- * once and in id order (as each payDues locks its own): the parts then cannot deadlock with another
- * transaction paying some of the same dues.
- */
-export function lockDuesToPay(ctx: AuthedCtx, dueIds: string[]): Promise<void> {
-  return lockDues(ctx, dueIds);
 }
 
 /**
