@@ -7,8 +7,17 @@ export type Dec = InstanceType<typeof Dec>;
 
 export const dec = (value: Decimal.Value | null | undefined): Dec => new Dec(value ?? 0);
 
-/** Money as it travels in JSON and is stored in NUMERIC(18,2): 2 decimals, half-up. */
-export const toMoney = (value: Decimal.Value): string => new Dec(value).toFixed(2);
+/** A string already as toMoney writes it: 2 decimals, no leading zero, no negative zero. */
+const MONEY_FORM = /^-?(0|[1-9]\d*)\.\d\d$/;
+
+/**
+ * Money as it travels in JSON and is stored in NUMERIC(18,2): 2 decimals, half-up. A string
+ * already in that form (what the database returns) comes back as it is, without a Decimal.
+ */
+export const toMoney = (value: Decimal.Value): string =>
+  typeof value === "string" && MONEY_FORM.test(value) && value !== "-0.00"
+    ? value
+    : new Dec(value).toFixed(2);
 /** Quantities: 3 decimals (BC3 convention). */
 export const toQuantity = (value: Decimal.Value): string => new Dec(value).toFixed(3);
 /** Unit prices: 4 decimals (BC3 convention). */

@@ -214,9 +214,13 @@ interface MovementFacts {
 
 /**
  * The score of a candidate, or null below SUGGESTION_SCORE: the points are added first and the
- * reasons (with their texts) written only for a candidate that is kept.
+ * reasons (with their texts) written only for a candidate that is kept, and only when asked for.
  */
-function score(m: MovementFacts, c: IndexedDue): { score: number; reasons: Reason[] } | null {
+function score(
+  m: MovementFacts,
+  c: IndexedDue,
+  withReasons: boolean,
+): { score: number; reasons: Reason[] } | null {
   const { amount, keys } = m;
   const diff = Math.abs(amount - c.effect);
   const exact = diff === 0;
@@ -233,6 +237,7 @@ function score(m: MovementFacts, c: IndexedDue): { score: number; reasons: Reaso
     (dated ? POINTS.due_date : 0);
   if (points < SUGGESTION_SCORE) return null;
   const reasons: Reason[] = [];
+  if (!withReasons) return { score: points, reasons };
   if (exact)
     reasons.push({
       code: "amount_exact",
@@ -288,9 +293,10 @@ function closeTo(sorted: IndexedDue[], amount: number): IndexedDue[] {
 
 /**
  * The suggestions (score >= 50, best first) for one movement. Only dues that can reach 50 are
- * scored: the same or a close amount, or a code or tax id found in the texts.
+ * scored: the same or a close amount, or a code or tax id found in the texts. With `reasons`
+ * false each suggestion's reasons are left empty (what is stored needs only the score).
  */
-export function suggestFor(movement: MatchMovement, index: DueIndex): Suggestion[] {
+export function suggestFor(movement: MatchMovement, index: DueIndex, reasons = true): Suggestion[] {
   const amount = cents(movement.amount);
   if (amount === 0) return [];
   const keys = textKeys(movement.texts);
@@ -319,7 +325,7 @@ export function suggestFor(movement: MatchMovement, index: DueIndex): Suggestion
   const out: Suggestion[] = [];
   for (const c of candidates) {
     if (Math.sign(c.effect) !== Math.sign(amount)) continue;
-    const s = score(facts, c);
+    const s = score(facts, c, reasons);
     if (s)
       out.push({
         target: c.due.direction === "sale" ? "receipt" : "payment",
@@ -331,14 +337,16 @@ export function suggestFor(movement: MatchMovement, index: DueIndex): Suggestion
   return out.sort((a, b) => b.score - a.score || a.dueId.localeCompare(b.dueId)).slice(0, MAX_SUGGESTIONS);
 }
 
+/** suggestFor over many movements against one index of the dues; `reasons` as suggestFor's. */
 export function suggestAll(
   movements: Iterable<MatchMovement>,
   dues: Iterable<MatchDue>,
+  opts: { reasons?: boolean } = {},
 ): Map<string, Suggestion[]> {
   const index = indexDues(dues);
   const out = new Map<string, Suggestion[]>();
   for (const m of movements) {
-    const s = suggestFor(m, index);
+    const s = suggestFor(m, index, opts.reasons ?? true);
     if (s.length) out.set(m.id, s);
   }
   return out;

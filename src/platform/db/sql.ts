@@ -80,10 +80,16 @@ const NEEDS_ESCAPE = /[\\"]/;
  * the driver, far from the 65,535-parameter limit.
  */
 export function pgArray(values: Array<string | null>): string {
-  const items = values.map((v) =>
-    v === null ? "NULL" : NEEDS_ESCAPE.test(v) ? `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"` : `"${v}"`,
-  );
-  return `{${items.join(",")}}`;
+  // One string grown in a loop: no array of quoted copies, no closure per value (100,000 ids).
+  let out = "{";
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (i > 0) out += ",";
+    if (v === null) out += "NULL";
+    else if (NEEDS_ESCAPE.test(v)) out += `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+    else out += `"${v}"`;
+  }
+  return `${out}}`;
 }
 
 export interface UnnestColumn {

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from "../../../../test/helpers/app.js";
 import { expectAfterWalksLikeSkip, expectUnknownCursorRefused } from "../../../../test/helpers/pagination.js";
 import { addDays } from "../../../platform/dates.js";
 import { queryRows } from "../../../platform/db/sql.js";
-import { createSubaccount, postEntry } from "../../accounting/test-support.js";
+import { createSubaccount, postEntry, serviceCtx } from "../../accounting/test-support.js";
 import { entryLines, line } from "../../documents/test-support.js";
 import { approvedPurchaseInvoice, issuedSalesInvoice } from "../../treasury/test-support.js";
 import {
@@ -17,6 +17,7 @@ import {
   norma43For,
   spanishIban,
 } from "../test-support.js";
+import { autoMatch } from "./service.js";
 
 let t: TestApp;
 let fx: Awaited<ReturnType<typeof bankingFixture>>;
@@ -346,5 +347,106 @@ describe("auto-match", () => {
     const byAmount = new Map(data.map((m) => [m.amount, m]));
     expect(byAmount.get("847.00")).toMatchObject({ status: "pendiente", suggestions: [] });
     expect(byAmount.get("968.00")!.status).toBe("sugerido");
+  });
+
+  it("pays in steps within one transaction: every step applied, a refusal in a step reported, entries numbered on", async () => {
+    const company = fx.companyId;
+    // Net prices and their totals with 21 % VAT.
+    const priced = [
+      ["110", "133.10"],
+      ["120", "145.20"],
+      ["130", "157.30"],
+      ["140", "169.40"],
+      ["150", "181.50"],
+    ];
+    const invoices: Array<Record<string, unknown>> = [];
+    for (const [price] of priced)
+      invoices.push(await issuedSalesInvoice(t, company, fx.customer.id, [line("1", price!)], "2026-04-10"));
+    const paidOn = addDays((invoices[0]!.dues as Array<{ due_date: string }>)[0]!.due_date, 1);
+    const { bank } = await imported(
+      invoices.map((inv, i) => ({
+        operationDate: paidOn,
+        amount: priced[i]![1]!,
+        commonConcept: "04",
+        concepts: [`FRA ${inv.code}`, fx.customer.tax_id!],
+      })),
+    );
+    // 1.00 of the third receipt is paid by hand: its movement still scores 85 (a close amount, the
+    // code, the tax id, the date), so it is picked, and treasury refuses paying more than is open.
+    expectStatus(
+      await t.as(t.adminToken, {
+        method: "POST",
+        url: `/api/treasury/customer-receipts/${dueOf(invoices[2]!)}/pay`,
+        payload: { date: paidOn, amount: "1.00", bank_account_id: bank.id },
+      }),
+      201,
+      "partial payment by hand",
+    );
+    const result = await autoMatch(serviceCtx(t.ctx), { bankAccountId: bank.id }, { step: 2 });
+    expect(result.examined).toBe(5);
+    expect(result.failed.map((f) => f.dueId)).toEqual([dueOf(invoices[2]!)]);
+    expect(result.applied.map((a) => a.documentCode).sort()).toEqual(
+      [0, 1, 3, 4].map((i) => invoices[i]!.code as string).sort(),
+    );
+    const ids = (list: string[]) => `{${list.join(",")}}`;
+    const numbers = await queryRows<{ number: number }>(
+      t.db,
+      sql`select number from entries where id = any(${ids(result.applied.map((a) => a.entryId))}::uuid[]) order by number`,
+    );
+    expect(numbers.map((n) => n.number - numbers[0]!.number)).toEqual([0, 1, 2, 3]);
+    const { data } = await listMovements(t, `&bank_account_id=${bank.id}`);
+    expect(data.filter((m) => m.status === "conciliado")).toHaveLength(4);
+    const states = await queryRows<{ estado: string; n: number }>(
+      t.db,
+      sql`select estado, count(*)::int as n from document_dues where id = any(${ids(result.applied.map((a) => a.dueId))}::uuid[]) group by estado`,
+    );
+    expect(states).toEqual([{ estado: "pagado", n: 4 }]);
+  });
+
+  it("a step the database refuses undoes the steps before it: nothing is left half applied", async () => {
+    const company = fx.companyId;
+    const priced = [
+      ["210", "254.10"],
+      ["220", "266.20"],
+      ["230", "278.30"],
+    ];
+    const invoices: Array<Record<string, unknown>> = [];
+    for (const [price] of priced)
+      invoices.push(await issuedSalesInvoice(t, company, fx.customer.id, [line("1", price!)], "2026-04-10"));
+    const paidOn = addDays((invoices[0]!.dues as Array<{ due_date: string }>)[0]!.due_date, 1);
+    const { bank, movements } = await imported(
+      invoices.map((inv, i) => ({
+        operationDate: paidOn,
+        amount: priced[i]![1]!,
+        commonConcept: "04",
+        concepts: [`FRA ${inv.code}`, fx.customer.tax_id!],
+      })),
+    );
+    // Picks go in movement order (operation date, id): the last movement's payment is the second
+    // step's. A constraint the database checks (not a treasury rule) refuses that payment.
+    const lastDue = movements[2]!.suggestions[0]!.id;
+    await t.db.execute(
+      sql.raw(
+        `alter table treasury_payments add constraint test_step_refused check (due_id <> '${lastDue}')`,
+      ),
+    );
+    try {
+      await expect(autoMatch(serviceCtx(t.ctx), { bankAccountId: bank.id }, { step: 2 })).rejects.toThrow();
+    } finally {
+      await t.db.execute(sql.raw("alter table treasury_payments drop constraint test_step_refused"));
+    }
+    const dueIds = `{${invoices.map((inv) => dueOf(inv)).join(",")}}`;
+    const [written] = await queryRows<{ payments: number; reconciliations: number; paid: number }>(
+      t.db,
+      sql`select (select count(*)::int from treasury_payments where due_id = any(${dueIds}::uuid[])) as payments,
+                 (select count(*)::int from bank_reconciliations where due_id = any(${dueIds}::uuid[])) as reconciliations,
+                 (select count(*)::int from document_dues where id = any(${dueIds}::uuid[]) and paid_amount <> 0) as paid`,
+    );
+    expect(written).toEqual({ payments: 0, reconciliations: 0, paid: 0 });
+    const { data } = await listMovements(t, `&bank_account_id=${bank.id}`);
+    expect(data.map((m) => m.status)).toEqual(["sugerido", "sugerido", "sugerido"]);
+    // Without the constraint the same run applies all three.
+    const again = await autoMatch(serviceCtx(t.ctx), { bankAccountId: bank.id }, { step: 2 });
+    expect(again.applied).toHaveLength(3);
   });
 });

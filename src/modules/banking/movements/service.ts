@@ -98,12 +98,13 @@ async function openDuesOf(ctx: AuthedCtx, companyId: string, dueIds?: string[]) 
 /**
  * Runs the matcher over these movements of one company against all its open dues (two queries),
  * keeps the suggestions and sets each movement sugerido or pendiente. Runs in the caller's
- * transaction when there is one.
+ * transaction when there is one. The suggestions returned carry scores, not reasons (nothing here
+ * shows them; a movement's view rescores its kept candidates with their reasons).
  */
 export async function refreshSuggestions(ctx: AuthedCtx, companyId: string, movements: MovementRow[]) {
   const open = await listOpenDuesForMatching(ctx, companyId);
   const dues = new Map(open.map((d) => [d.id, d]));
-  const suggestions = suggestAll(movements.map(toMatchMovement), open);
+  const suggestions = suggestAll(movements.map(toMatchMovement), open, { reasons: false });
   const rows = [...suggestions].flatMap(([movementId, list]) =>
     list.map((s) => ({ movementId, dueId: s.dueId, target: s.target, score: s.score })),
   );
@@ -119,6 +120,7 @@ export async function suggestionsForNew(ctx: AuthedCtx, companyId: string, movem
   const suggestions = suggestAll(
     movements.map(toMatchMovement),
     await listOpenDuesForMatching(ctx, companyId),
+    { reasons: false },
   );
   return [...suggestions].flatMap(([movementId, list]) =>
     list.map((s) => ({ movementId, dueId: s.dueId, target: s.target, score: s.score })),
@@ -376,12 +378,27 @@ export interface AutoMatchResult {
 }
 
 /**
+ * Picks applied per step: each step pays its picks (payDues), records their reconciliations and
+ * sets their movements conciliado before the next one builds anything, so the memory held at a
+ * time is one step's payments and entries, not all of them (garbage collection over 100,000 of
+ * each cost more than the work itself). All steps run in the one transaction of the auto-match.
+ */
+export const AUTO_MATCH_STEP = 10_000;
+
+/**
  * Matches every open movement of a company (or of one bank account) against its open dues, keeps
  * the suggestions, and reconciles the movements whose only 85+ candidate is a due no other
- * movement claims. The payments go to treasury as one batch (payDues): one it refuses (a due paid
- * meanwhile, an amount over what is open, a closed year) is reported and the rest go on.
+ * movement claims. The payments go to treasury in steps of AUTO_MATCH_STEP (payDues, which locks
+ * each step's dues in id order as it reads them); one treasury refuses (a due paid meanwhile, an amount over what is open, a
+ * closed year) is reported and the rest go on. One transaction: it applies everything or nothing.
+ * `opts.step` changes the step size (tests walk several steps with a few movements).
  */
-export async function autoMatch(ctx: AuthedCtx, input: AutoMatchInput): Promise<AutoMatchResult> {
+export async function autoMatch(
+  ctx: AuthedCtx,
+  input: AutoMatchInput,
+  opts: { step?: number } = {},
+): Promise<AutoMatchResult> {
+  const step = opts.step ?? AUTO_MATCH_STEP;
   let companyId: string;
   if (input.bankAccountId) {
     const bank = await getBankAccount(ctx, input.bankAccountId);
@@ -397,7 +414,6 @@ export async function autoMatch(ctx: AuthedCtx, input: AutoMatchInput): Promise<
     const movements = await repo.openMovements(tx.db, companyId, input.bankAccountId);
     const { suggestions, dues } = await refreshSuggestions(tx, companyId, movements);
     const picks = uniqueAutoMatches(suggestions);
-    const byId = new Map(movements.map((m) => [m.id, m]));
     const highCandidates = [...suggestions.values()].filter((l) => l.some((s) => s.score >= 85)).length;
     const result: AutoMatchResult = {
       companyId,
@@ -407,62 +423,77 @@ export async function autoMatch(ctx: AuthedCtx, input: AutoMatchInput): Promise<
       ambiguous: highCandidates - picks.length,
       failed: [],
     };
-    // One batch through treasury: a pick it refuses (a due paid meanwhile, an amount over what is
-    // open, a closed year) is reported and leaves no trace; the rest are recorded together.
-    const planned = picks.map(({ movementId, suggestion }) => {
-      const movement = byId.get(movementId)!;
-      const due = dues.get(suggestion.dueId)!;
-      const amount = toMoney(
-        due.direction === "sale" ? dec(movement.amount) : dec(movement.amount).negated(),
-      );
-      return { movement, due, suggestion, amount };
-    });
-    const outcomes = await payDues(
-      tx,
-      planned.map(({ movement, due, amount }) => ({
-        dueId: due.id,
-        date: movement.operationDate,
-        amount,
-        bankAccountId: movement.bankAccountId,
-        fees: "0.00",
-        bankMovementId: movement.id,
-      })),
-    );
-    const reconciliations: repo.ReconciliationInsert[] = [];
-    planned.forEach(({ movement, due, suggestion, amount }, n) => {
-      const outcome = outcomes[n]!;
-      if ("error" in outcome) {
-        result.failed.push({ movementId: movement.id, dueId: due.id, reason: outcome.error.message });
-        return;
-      }
-      reconciliations.push({
-        companyId: movement.companyId,
-        movementId: movement.id,
-        target: suggestion.target,
-        dueId: due.id,
-        paymentId: outcome.paymentId,
-        entryId: outcome.entryId,
-        amount,
-        fees: "0.00",
-        origin: "auto",
-        createdBy: tx.actor.userId,
-      });
-      result.applied.push({
-        movementId: movement.id,
-        target: suggestion.target,
-        dueId: due.id,
-        documentCode: due.documentCode,
-        score: suggestion.score,
-        paymentId: outcome.paymentId,
-        entryId: outcome.entryId,
-      });
-    });
-    await repo.insertReconciliations(tx.db, reconciliations);
-    await repo.setMovementsState(
-      tx.db,
-      reconciliations.map((r) => r.movementId),
-      "conciliado",
-    );
+    suggestions.clear();
+    const byId = new Map(movements.map((m) => [m.id, m]));
+    movements.length = 0;
+    for (let from = 0; from < picks.length; from += step)
+      await applyPicks(tx, picks.slice(from, from + step), byId, dues, result);
     return result;
   });
+}
+
+/**
+ * One step of autoMatch: pays these picks as one treasury batch (a pick it refuses leaves no trace
+ * and is reported in `failed`), records the reconciliations of the others and sets their movements
+ * conciliado, adding them to `result.applied`.
+ */
+async function applyPicks(
+  tx: AuthedCtx,
+  picks: ReturnType<typeof uniqueAutoMatches>,
+  movements: Map<string, MovementRow>,
+  dues: Map<string, { id: string; direction: DueDirection; documentCode: string }>,
+  result: AutoMatchResult,
+) {
+  const planned = picks.map(({ movementId, suggestion }) => {
+    const movement = movements.get(movementId)!;
+    const due = dues.get(suggestion.dueId)!;
+    const amount = toMoney(due.direction === "sale" ? dec(movement.amount) : dec(movement.amount).negated());
+    return { movement, due, suggestion, amount };
+  });
+  const outcomes = await payDues(
+    tx,
+    planned.map(({ movement, due, amount }) => ({
+      dueId: due.id,
+      date: movement.operationDate,
+      amount,
+      bankAccountId: movement.bankAccountId,
+      fees: "0.00",
+      bankMovementId: movement.id,
+    })),
+  );
+  const reconciliations: repo.ReconciliationInsert[] = [];
+  planned.forEach(({ movement, due, suggestion, amount }, n) => {
+    const outcome = outcomes[n]!;
+    if ("error" in outcome) {
+      result.failed.push({ movementId: movement.id, dueId: due.id, reason: outcome.error.message });
+      return;
+    }
+    reconciliations.push({
+      companyId: movement.companyId,
+      movementId: movement.id,
+      target: suggestion.target,
+      dueId: due.id,
+      paymentId: outcome.paymentId,
+      entryId: outcome.entryId,
+      amount,
+      fees: "0.00",
+      origin: "auto",
+      createdBy: tx.actor.userId,
+    });
+    result.applied.push({
+      movementId: movement.id,
+      target: suggestion.target,
+      dueId: due.id,
+      documentCode: due.documentCode,
+      score: suggestion.score,
+      paymentId: outcome.paymentId,
+      entryId: outcome.entryId,
+    });
+  });
+  await repo.insertReconciliations(tx.db, reconciliations);
+  await repo.setMovementsState(
+    tx.db,
+    reconciliations.map((r) => r.movementId),
+    "conciliado",
+  );
 }

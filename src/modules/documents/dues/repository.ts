@@ -250,11 +250,16 @@ export async function addToPaidMany(
   items: Array<{ dueId: string; documentId: string; delta: string }>,
 ) {
   if (!items.length) return;
-  const byDue = new Map<string, Dec>();
-  const byDocument = new Map<string, Dec>();
+  // Summed per row; a row paid once keeps its delta string (no Decimal for 100,000 single payments).
+  const byDue = new Map<string, string>();
+  const byDocument = new Map<string, string>();
+  const add = (map: Map<string, string>, key: string, delta: string) => {
+    const before = map.get(key);
+    map.set(key, before === undefined ? delta : new Dec(before).plus(delta).toString());
+  };
   for (const { dueId, documentId, delta } of items) {
-    byDue.set(dueId, (byDue.get(dueId) ?? new Dec(0)).plus(delta));
-    byDocument.set(documentId, (byDocument.get(documentId) ?? new Dec(0)).plus(delta));
+    add(byDue, dueId, delta);
+    add(byDocument, documentId, delta);
   }
   const paid = sql`(d.paid_amount + v.delta)`;
   await tx.execute(sql`
@@ -263,12 +268,12 @@ export async function addToPaidMany(
                     when ${paid} <> 0 then 'parcial' else 'pendiente' end,
       updated_at = now()
       from (select unnest(${pgArray([...byDue.keys()])}::uuid[]) as id,
-                   unnest(${pgArray([...byDue.values()].map(String))}::numeric[]) as delta) v
+                   unnest(${pgArray([...byDue.values()])}::numeric[]) as delta) v
      where d.id = v.id`);
   await tx.execute(sql`
     update ${documents} doc set paid_amount = doc.paid_amount + v.delta, updated_at = now()
       from (select unnest(${pgArray([...byDocument.keys()])}::uuid[]) as id,
-                   unnest(${pgArray([...byDocument.values()].map(String))}::numeric[]) as delta) v
+                   unnest(${pgArray([...byDocument.values()])}::numeric[]) as delta) v
      where doc.id = v.id`);
 }
 
