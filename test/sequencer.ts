@@ -29,7 +29,9 @@ export default class SlowFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const rank = (spec: TestSpecification) => {
-      const index = SLOW_FILES.indexOf(relative(spec.project.config.root, spec.moduleId).replaceAll("\\", "/"));
+      const index = SLOW_FILES.indexOf(
+        relative(spec.project.config.root, spec.moduleId).replaceAll("\\", "/"),
+      );
       return index === -1 ? SLOW_FILES.length : index;
     };
     // Array.prototype.sort is stable: the other files keep Vitest's order.
