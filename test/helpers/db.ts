@@ -21,11 +21,13 @@ export const onPostgres = () => Boolean(process.env.TEST_DATABASE_URL);
  * in-memory file system), so every database still starts from the same pristine bytes.
  */
 class DumpBlob extends Blob {
-  constructor(private readonly bytes: ArrayBuffer) {
-    super([bytes]);
+  readonly #buffer: ArrayBuffer;
+  constructor(buffer: ArrayBuffer) {
+    super([buffer]);
+    this.#buffer = buffer;
   }
   override arrayBuffer(): Promise<ArrayBuffer> {
-    return Promise.resolve(this.bytes);
+    return Promise.resolve(this.#buffer);
   }
 }
 let pgliteDump: Blob | undefined;
