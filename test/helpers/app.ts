@@ -123,6 +123,10 @@ export async function createTestApp(
       });
     },
     async close() {
+      // A file that listened may leave a client's connection open (an MCP stream, a keep-alive
+      // socket its fetch never released): Fastify's close would wait for it (~70 s, until Node's
+      // headers timeout). The file is done: cut them, then close as usual.
+      app.server.closeAllConnections();
       await app.close();
       await database.destroy();
     },
