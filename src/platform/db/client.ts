@@ -1,9 +1,8 @@
 import { mkdirSync } from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
+import { lazyImport } from "../lazy.js";
 
 /** A Drizzle database or transaction: both drivers share the pg-core query builder. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -44,8 +43,17 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   return options.url ? openPostgres(options.url, options) : openPglite(options);
 }
 
+/** PGlite and its Drizzle driver, imported only when the database is embedded (not on PostgreSQL). */
+const pglite = lazyImport(() =>
+  Promise.all([import("@electric-sql/pglite"), import("drizzle-orm/pglite")]).then(([engine, driver]) => ({
+    PGlite: engine.PGlite,
+    drizzlePglite: driver.drizzle,
+  })),
+);
+
 async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const { PGlite, drizzlePglite } = await pglite();
   const client = await PGlite.create(options.dataDir, { loadDataDir: options.loadDataDir });
   const db = drizzlePglite(client, { logger: queryLogger(options) }) as unknown as Db;
   return {
