@@ -45,7 +45,7 @@ function freePort(): Promise<number> {
 }
 
 /** The package of each recorded module: the last node_modules/<name> or node_modules/@scope/<name>. */
-export function packagesOf(recorded: string): Set<string> {
+function packagesOf(recorded: string): Set<string> {
   const names = new Set<string>();
   for (const line of recorded.split("\n")) {
     const parts = decodeURIComponent(line).split("/node_modules/");
