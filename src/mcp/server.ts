@@ -1,9 +1,10 @@
-import { McpServer, type Tool } from "@modelcontextprotocol/server";
+import type { McpServer, Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { Db } from "../platform/db/client.js";
 import { inReadOnlyTransaction } from "../platform/db/sql.js";
 import type { AuthedCtx } from "../platform/http/context.js";
 import { type Principal, refusal } from "./principal.js";
+import { mcpSdk } from "./sdk.js";
 import {
   explainFailure,
   INTERNAL_FAILURE,
@@ -93,7 +94,7 @@ async function execute(tool: ToolSpec, c: McpContext, args: unknown) {
  * another answers an error naming the access rule or permission it lacks.
  */
 export function createMcpServer(c: McpContext): McpServer {
-  const server = new McpServer(SERVER_INFO, {
+  const server = new (mcpSdk().McpServer)(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     instructions: INSTRUCTIONS,
     cacheHints: {
