@@ -186,6 +186,7 @@ export async function rssUnderLoad() {
     for (let i = 0; i < 200; i++) {
       await post("/api/clients", {
         company_id: company.id,
+        contact_type: "customer",
         name: `Contact ${String(i).padStart(3, "0")}`,
         email: `contact${i}@example.com`,
         city: "Madrid",
