@@ -35,7 +35,9 @@ export const rssMb = (pid: number) => {
 /** The server as a child process, once /api/ready answered: seconds, CPU seconds and RSS MB by then. */
 async function spawnServer(kind: keyof typeof COMMANDS, env: Record<string, string>) {
   const port = await freePort();
-  const [cmd, ...args] = COMMANDS[kind];
+  const [cmd, ...entry] = COMMANDS[kind];
+  // BENCH_NODE_ARGS: V8 or node flags for the server process (e.g. --max-semi-space-size=4).
+  const args = [...(process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []), ...entry];
   const started = performance.now();
   const child: ChildProcess = spawn(cmd, args, {
     cwd: ROOT,
