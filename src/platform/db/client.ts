@@ -43,6 +43,14 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   return options.url ? openPostgres(options.url, options) : openPglite(options);
 }
 
+/**
+ * PostgreSQL's default 128 MB of shared buffers is resident in PGlite's WebAssembly memory from the
+ * moment it starts: 16 MB keeps an embedded server ~110 MB smaller (issue 21, docs/performance.md),
+ * and the OS page cache still holds the data files. Written into the data directory's
+ * postgresql.conf, and given again at every open.
+ */
+const PGLITE_CONF = ["shared_buffers=16MB"];
+
 /** PGlite and its Drizzle driver, imported only when the database is embedded (not on PostgreSQL). */
 const pglite = lazyImport(() =>
   Promise.all([import("@electric-sql/pglite"), import("drizzle-orm/pglite")]).then(([engine, driver]) => ({
@@ -54,7 +62,10 @@ const pglite = lazyImport(() =>
 async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const { PGlite, drizzlePglite } = await pglite();
-  const client = await PGlite.create(options.dataDir, { loadDataDir: options.loadDataDir });
+  const client = await PGlite.create(options.dataDir, {
+    loadDataDir: options.loadDataDir,
+    postgresqlconf: PGLITE_CONF,
+  });
   const db = drizzlePglite(client, { logger: queryLogger(options) }) as unknown as Db;
   return {
     kind: "pglite",
