@@ -6,7 +6,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { distIsCurrent } from "../scripts/server-build.mjs";
 import { currentTemplate, TEMPLATE_DIR } from "../src/platform/db/template.js";
-import { cpuSeconds } from "./lib.js";
+import { ADMIN, BENCH_CONNECTIONS, BENCH_SECONDS, cpuSeconds, login, measure } from "./lib.js";
 
 /**
  * Issue 21: how long `npm start` takes to answer /api/ready and the server's RSS once it does,
@@ -32,9 +32,12 @@ export const rssMb = (pid: number) => {
   return line ? Math.round(Number(line[1]) / 1024) : Number.NaN;
 };
 
-async function startOnce(kind: keyof typeof COMMANDS, env: Record<string, string>) {
+/** The server as a child process, once /api/ready answered: seconds, CPU seconds and RSS MB by then. */
+async function spawnServer(kind: keyof typeof COMMANDS, env: Record<string, string>) {
   const port = await freePort();
-  const [cmd, ...args] = COMMANDS[kind];
+  const [cmd, ...entry] = COMMANDS[kind];
+  // BENCH_NODE_ARGS: V8 or node flags for the server process (e.g. --max-semi-space-size=4).
+  const args = [...(process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []), ...entry];
   const started = performance.now();
   const child: ChildProcess = spawn(cmd, args, {
     cwd: ROOT,
@@ -51,6 +54,10 @@ async function startOnce(kind: keyof typeof COMMANDS, env: Record<string, string
   child.stderr?.on("data", (d) => {
     stderr += d;
   });
+  const stop = async () => {
+    child.kill("SIGTERM");
+    await new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r)));
+  };
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${kind} start exited ${child.exitCode}: ${stderr}`);
@@ -61,13 +68,19 @@ async function startOnce(kind: keyof typeof COMMANDS, env: Record<string, string
       if (up) break;
       await new Promise((r) => setTimeout(r, 25));
     }
-    const seconds = (performance.now() - started) / 1000;
-    const rss = rssMb(child.pid as number);
-    return { seconds, rss, cpu: cpuSeconds(child.pid as number) };
-  } finally {
-    child.kill("SIGTERM");
-    await new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r)));
+  } catch (err) {
+    await stop();
+    throw err;
   }
+  const seconds = (performance.now() - started) / 1000;
+  const pid = child.pid as number;
+  return { seconds, rss: rssMb(pid), cpu: cpuSeconds(pid), pid, base: `http://127.0.0.1:${port}`, stop };
+}
+
+async function startOnce(kind: keyof typeof COMMANDS, env: Record<string, string>) {
+  const server = await spawnServer(kind, env);
+  await server.stop();
+  return { seconds: server.seconds, rss: server.rss, cpu: server.cpu };
 }
 
 async function pgDatabase(name: string) {
@@ -126,6 +139,7 @@ export async function benchStart() {
   console.log("|---|---|---:|---:|---:|---:|");
   const cell = (r: { seconds: number; cpu: number }) => `${r.seconds.toFixed(1)} (${r.cpu.toFixed(1)})`;
   for (const kind of ["compiled", "tsx"] as const) {
+    if (kind === "tsx" && process.env.BENCH_START_TSX === "0") continue;
     const dir = mkdtempSync(join(tmpdir(), "cuadra-bench-start-"));
     try {
       const pglite = { DATA_DIR: dir };
@@ -142,5 +156,65 @@ export async function benchStart() {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }
+  await rssUnderLoad();
+}
+
+/**
+ * RSS of the compiled server on PostgreSQL after start, then while BENCH_CONNECTIONS clients read
+ * `GET /api/clients?limit=50` (200 contacts) for BENCH_SECONDS (peak, sampled every 100 ms), and
+ * once they stopped (issue 21: < 150 MB under 10-client load).
+ */
+export async function rssUnderLoad() {
+  const url = await pgDatabase("cuadra_bench_start_load");
+  const server = await spawnServer("compiled", {
+    DATABASE_URL: url,
+    JWT_SECRET: SECRET,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+  });
+  try {
+    const jwt = await login(server.base);
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${server.base}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${jwt}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      if (res.status !== 201) throw new Error(`bench setup ${path}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as { id: string };
+    };
+    const company = await post("/api/companies", { name: "Bench SL", tax_id: "B12345674" });
+    for (let i = 0; i < 200; i++) {
+      await post("/api/clients", {
+        company_id: company.id,
+        contact_type: "customer",
+        name: `Contact ${String(i).padStart(3, "0")}`,
+        email: `contact${i}@example.com`,
+        city: "Madrid",
+      });
+    }
+    const before = rssMb(server.pid);
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssMb(server.pid));
+    }, 100);
+    const load = await measure(
+      `GET /api/clients?limit=50, ${BENCH_CONNECTIONS} clients`,
+      `${server.base}/api/clients?limit=50`,
+      { headers: { authorization: `Bearer ${jwt}` } },
+    );
+    clearInterval(sampler);
+    const after = rssMb(server.pid);
+    console.log(`\n## RSS under load (compiled, PostgreSQL, ${BENCH_SECONDS} s)`);
+    console.log(
+      "| after start MB | after setup MB | peak under load MB | after load MB | req/s | p50 ms | errors |",
+    );
+    console.log("|---:|---:|---:|---:|---:|---:|---:|");
+    console.log(
+      `| ${server.rss} | ${before} | ${peak} | ${after} | ${load.rps.toFixed(0)} | ${load.p50} | ${load.errors} |`,
+    );
+  } finally {
+    await server.stop();
   }
 }

@@ -55,7 +55,11 @@ async function main() {
     announceAdmin(await prepareDatabase(handle, config.databaseUrl, config));
   }
   const tenants = buildTenantDirectory(config, handle);
-  const app = await buildApp({ config: { ...config, jwtSecret }, tenants, logStream: terminalLogStream() });
+  const app = await buildApp({
+    config: { ...config, jwtSecret },
+    tenants,
+    logStream: await terminalLogStream(),
+  });
   // `npm run cli -- <command>` beside this server runs the command here (embedded mode).
   if (lock) registerLocalControl(app, { config, main: handle, tenants });
 

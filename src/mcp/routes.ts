@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { TenantDirectory } from "../platform/db/tenancy.js";
 import { registerMcpHooks } from "./http.js";
-import { RedisRelay } from "./relay.js";
 import type { ResourceOptions } from "./resource-metadata.js";
 import { sseRoutes } from "./sse.js";
 import { streamableRoutes } from "./streamable.js";
@@ -24,7 +23,10 @@ export interface McpRoutesOptions {
 
 export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, options) => {
   registerMcpHooks(app, options.corsOrigins, options.resource);
-  const relay = options.redisUrl ? new RedisRelay(options.redisUrl, app.log) : null;
+  // ioredis (~20 MB) is imported only when REDIS_URL asks for the relay.
+  const relay = options.redisUrl
+    ? new (await import("./relay.js")).RedisRelay(options.redisUrl, app.log)
+    : null;
   if (relay) app.addHook("onClose", () => relay.close());
   await sseRoutes(app, { tenants: options.tenants, relay });
   await streamableRoutes(app, { tenants: options.tenants, resource: options.resource });

@@ -1,13 +1,9 @@
-import {
-  McpServer,
-  type McpServerOptions,
-  type ServerContext,
-  type Tool,
-} from "@modelcontextprotocol/server";
+import type { McpServer, McpServerOptions, ServerContext, Tool } from "@modelcontextprotocol/server";
 import type { Db } from "../platform/db/client.js";
 import { inReadOnlyTransaction } from "../platform/db/sql.js";
 import type { AuthedCtx } from "../platform/http/context.js";
 import { type Principal, refusal } from "./principal.js";
+import { mcpSdk } from "./sdk.js";
 import {
   explainFailure,
   INTERNAL_FAILURE,
@@ -102,7 +98,7 @@ async function execute(tool: ToolSpec, c: McpContext, args: unknown, call: Serve
  * from the prepared list whatever is registered. Long-lived servers register every tool.
  */
 export function createMcpServer(c: McpContext, only?: ReadonlySet<string>): McpServer {
-  const server = new McpServer(SERVER_INFO, SERVER_OPTIONS);
+  const server = new (mcpSdk().McpServer)(SERVER_INFO, SERVER_OPTIONS);
   const visible: Tool[] = [];
   for (const tool of PREPARED_TOOLS) {
     const { spec } = tool;

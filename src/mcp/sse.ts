@@ -1,10 +1,5 @@
-import {
-  type AuthInfo,
-  type JSONRPCMessage,
-  type McpServer,
-  parseJSONRPCMessage,
-} from "@modelcontextprotocol/server";
-import { SSEServerTransport } from "@modelcontextprotocol/server-legacy/sse";
+import type { AuthInfo, JSONRPCMessage, McpServer } from "@modelcontextprotocol/server";
+import type { SSEServerTransport } from "@modelcontextprotocol/server-legacy/sse";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { TenantDirectory } from "../platform/db/tenancy.js";
@@ -19,6 +14,7 @@ import { bearerOf, hijack, KEEP_ALIVE_MS, MCP_ROUTE, tenantDb, tokenIdOf } from 
 import { mcpOpenApi } from "./openapi.js";
 import { liveToken, principalOfActor } from "./principal.js";
 import type { RedisRelay } from "./relay.js";
+import { loadMcpSdk, loadSseTransport } from "./sdk.js";
 import { createMcpServer } from "./server.js";
 
 /** Where the SSE stream tells the client to POST (the seed's path, with the trailing slash). */
@@ -46,7 +42,8 @@ const relayDown = (request: FastifyRequest) => (err: unknown) => {
   throw new ServiceUnavailableError("The MCP session relay is unavailable; retry shortly");
 };
 
-function parseMessage(body: unknown): JSONRPCMessage {
+async function parseMessage(body: unknown): Promise<JSONRPCMessage> {
+  const { parseJSONRPCMessage } = await loadMcpSdk();
   try {
     return parseJSONRPCMessage(body);
   } catch {
@@ -74,6 +71,7 @@ export async function sseRoutes(app: FastifyInstance, options: SseOptions) {
         KEEP_ALIVE_MS / 1000,
       );
     }
+    const SSEServerTransport = await loadSseTransport();
     const db = tenantDb(options.tenants, request.headers.host);
     const server = createMcpServer({
       db,
@@ -126,7 +124,7 @@ export async function sseRoutes(app: FastifyInstance, options: SseOptions) {
   const messages = async (request: FastifyRequest<{ Querystring: { sessionId: string } }>) => {
     const id = request.query.sessionId;
     const tokenId = tokenIdOf(request);
-    const message = parseMessage(request.body);
+    const message = await parseMessage(request.body);
     const local = sessions.get(id);
     if (local) {
       if (local.tenantId !== request.tenant.id) throw new NotFoundError("MCP session");

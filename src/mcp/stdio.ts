@@ -11,6 +11,7 @@ import { claimDataDir, embeddedDbDir, openMainDatabase } from "../runtime/databa
 import { listTenants, openTenantDatabase } from "../runtime/tenants.js";
 import { readLocalServer } from "./local-server-file.js";
 import { liveToken, localPrincipal, type Principal, principalOfActor } from "./principal.js";
+import { loadMcpSdk } from "./sdk.js";
 import { createMcpServer, type ErrorLog } from "./server.js";
 import { findRunningServer, pipeStdio, relayStdio } from "./stdio-relay.js";
 
@@ -83,6 +84,7 @@ async function serveDirect(config: ReturnType<typeof loadConfig>) {
     const principal = await principalFor(tenant.handle, config.mcpAuthToken);
     const db = async () => tenant.handle.db;
     const token = config.mcpAuthToken;
+    await loadMcpSdk(); // createMcpServer builds on it
     // The opening message decides the era: server/discover (2026-07-28) or initialize (2025).
     const connection = serveStdio(
       () =>

@@ -1,21 +1,17 @@
 import { Readable } from "node:stream";
-import {
-  type AuthInfo,
-  createMcpHandler,
-  isLegacyRequest,
-  type McpHttpHandler,
-  WebStandardStreamableHTTPServerTransport,
-} from "@modelcontextprotocol/server";
+import type { AuthInfo, McpHttpHandler } from "@modelcontextprotocol/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { canUseMcpTool } from "../modules/api-tokens/index.js";
 import type { Db } from "../platform/db/client.js";
 import type { TenantDirectory } from "../platform/db/tenancy.js";
 import { AppError, BadRequestError } from "../platform/http/errors.js";
+import { lazyImport } from "../platform/lazy.js";
 import { hijack, KEEP_ALIVE_MS, MCP_OAUTH_ROUTE } from "./http.js";
 import { assertLocalCaller } from "./local-server-file.js";
 import { mcpOpenApi } from "./openapi.js";
 import { localPrincipal, type Principal, principalOfActor } from "./principal.js";
 import { InsufficientScopeError, type ResourceOptions, resourceMetadataUrl } from "./resource-metadata.js";
+import { loadMcpSdk } from "./sdk.js";
 import { createMcpServer, type ErrorLog } from "./server.js";
 import { TOOLS } from "./tools/index.js";
 
@@ -57,7 +53,8 @@ type Serve = (request: Request, authInfo: AuthInfo, parsedBody: unknown) => Prom
  * classification routed to a stateless transport answering plain JSON, as this endpoint always did
  * (the SDK's built-in stateless fallback would answer every 2025 request with an SSE stream).
  */
-function mcpEntry(log: ErrorLog): { serve: Serve; close: () => Promise<void> } {
+async function mcpEntry(log: ErrorLog): Promise<{ serve: Serve; close: () => Promise<void> }> {
+  const { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport } = await loadMcpSdk();
   const modern: McpHttpHandler = createMcpHandler(({ authInfo }) => serverFor(authInfo), {
     legacy: "reject",
     keepAliveMs: KEEP_ALIVE_MS,
@@ -176,12 +173,17 @@ export async function streamableRoutes(
   app: FastifyInstance,
   options: { tenants: TenantDirectory; resource: ResourceOptions },
 ) {
-  const handler = mcpEntry(app.log);
-  app.addHook("onClose", () => handler.close());
+  // Made by the first MCP request, which imports the SDK (src/mcp/sdk.ts).
+  let made: Awaited<ReturnType<typeof mcpEntry>> | undefined;
+  const handler = lazyImport(async () => {
+    made = await mcpEntry(app.log);
+    return made;
+  });
+  app.addHook("onClose", async () => made?.close());
   app.post("/", { config: MCP_OAUTH_ROUTE, schema: mcpOpenApi.post }, (request, reply) => {
     const principal = principalOfActor(request.actor!);
     assertScopes(request, principal, options.resource);
-    return serve(handler, request, reply, principal);
+    return handler().then((entry) => serve(entry, request, reply, principal));
   });
   for (const method of ["GET", "DELETE"] as const) {
     app.route({
@@ -200,7 +202,7 @@ export async function streamableRoutes(
       ...local,
       preHandler: assertLocalCaller(options.tenants, { access: "Local MCP access", key: "local MCP key" }),
     },
-    (request, reply) => serve(handler, request, reply, localPrincipal()),
+    (request, reply) => handler().then((entry) => serve(entry, request, reply, localPrincipal())),
   );
   for (const method of ["GET", "DELETE"] as const) {
     app.route({

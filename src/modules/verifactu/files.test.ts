@@ -97,10 +97,10 @@ describe("the QR", () => {
     ).toMatch(/^https:\/\/www2\.agenciatributaria\.gob\.es\/wlpl\/TIKE-CONT\/ValidarQR\?nif=/);
   });
 
-  it("is drawn as squares that a QR reader decodes back to the URL", () => {
+  it("is drawn as squares that a QR reader decodes back to the URL", async () => {
     const url =
       "https://prewww2.aeat.es/wlpl/TIKE-CONT/ValidarQR?nif=B12345674&numserie=FV2026-000001&fecha=10-03-2026&importe=121.00";
-    expect(decodePng(paint(qrMatrix(url), 100))).toBe(url);
+    expect(decodePng(paint(await qrMatrix(url), 100))).toBe(url);
   });
 
   it.runIf(POPPLER)(

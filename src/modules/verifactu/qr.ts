@@ -1,5 +1,5 @@
-import QRCode from "qrcode";
 import type { VerifactuConfig } from "../../config.js";
+import { lazyImport } from "../../platform/lazy.js";
 import type { PdfQr } from "../documents/index.js";
 import { aeatDate } from "./hash.js";
 import { qrBaseUrl } from "./runtime-config.js";
@@ -28,8 +28,12 @@ export function qrUrl(f: QrFields, config?: VerifactuConfig): string {
   return `${qrBaseUrl(config)}?${params.toString()}`;
 }
 
+/** qrcode (with pngjs) is imported when the first VeriFactu PDF is drawn, not at start. */
+const qrcode = lazyImport(() => import("qrcode"));
+
 /** The QR's modules, row by row (true = dark), error correction M as the AEAT asks. */
-export function qrMatrix(text: string): boolean[][] {
+export async function qrMatrix(text: string): Promise<boolean[][]> {
+  const { default: QRCode } = await qrcode();
   const qr = QRCode.create(text, { errorCorrectionLevel: "M" });
   const { size, data } = qr.modules;
   return Array.from({ length: size }, (_, r) =>
@@ -57,8 +61,8 @@ export function drawQr(canvas: RectCanvas, matrix: boolean[][], x: number, y: nu
 
 export const QR_CAPTION = "VERI*FACTU";
 
-export function pdfQr(url: string): PdfQr {
-  const matrix = qrMatrix(url);
+export async function pdfQr(url: string): Promise<PdfQr> {
+  const matrix = await qrMatrix(url);
   return {
     caption: QR_CAPTION,
     draw: (doc, x, y, size) => drawQr(doc as unknown as RectCanvas, matrix, x, y, size),

@@ -1,9 +1,8 @@
 import { mkdirSync } from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
+import { lazyImport } from "../lazy.js";
 
 /** A Drizzle database or transaction: both drivers share the pg-core query builder. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -44,9 +43,29 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   return options.url ? openPostgres(options.url, options) : openPglite(options);
 }
 
+/**
+ * PostgreSQL's default 128 MB of shared buffers is resident in PGlite's WebAssembly memory from the
+ * moment it starts: 16 MB keeps an embedded server ~110 MB smaller (issue 21, docs/performance.md),
+ * and the OS page cache still holds the data files. Written into the data directory's
+ * postgresql.conf, and given again at every open.
+ */
+const PGLITE_CONF = ["shared_buffers=16MB"];
+
+/** PGlite and its Drizzle driver, imported only when the database is embedded (not on PostgreSQL). */
+const pglite = lazyImport(() =>
+  Promise.all([import("@electric-sql/pglite"), import("drizzle-orm/pglite")]).then(([engine, driver]) => ({
+    PGlite: engine.PGlite,
+    drizzlePglite: driver.drizzle,
+  })),
+);
+
 async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const client = await PGlite.create(options.dataDir, { loadDataDir: options.loadDataDir });
+  const { PGlite, drizzlePglite } = await pglite();
+  const client = await PGlite.create(options.dataDir, {
+    loadDataDir: options.loadDataDir,
+    postgresqlconf: PGLITE_CONF,
+  });
   const db = drizzlePglite(client, { logger: queryLogger(options) }) as unknown as Db;
   return {
     kind: "pglite",

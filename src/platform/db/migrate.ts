@@ -2,7 +2,6 @@ import { fileURLToPath } from "node:url";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgliteDatabase } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import type { DatabaseHandle } from "./client.js";
 
@@ -17,6 +16,7 @@ const MIGRATION_LOCK_KEY = 7_351_220_419;
  */
 export async function migrateDatabase(handle: DatabaseHandle, url?: string): Promise<void> {
   if (handle.kind === "pglite") {
+    const { migrate: migratePglite } = await import("drizzle-orm/pglite/migrator");
     await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder: MIGRATIONS_FOLDER });
     return;
   }

@@ -1,5 +1,4 @@
 import type { FastifyServerOptions } from "fastify";
-import pretty from "pino-pretty";
 
 /** Never log credentials: headers, and any body field that could carry one. */
 export const REDACTED_PATHS = [
@@ -38,10 +37,12 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream): Fa
  * Readable lines for a person at a terminal; JSON lines (the default) for log collectors. Built in
  * the process (no transport worker), so the shutdown's last lines are never lost.
  */
-export function terminalLogStream(
+export async function terminalLogStream(
   stdout: NodeJS.WriteStream = process.stdout,
-): NodeJS.WritableStream | undefined {
+): Promise<NodeJS.WritableStream | undefined> {
   if (!stdout.isTTY) return undefined;
+  // Imported only for a terminal: a server logging JSON never loads it.
+  const { default: pretty } = await import("pino-pretty");
   return pretty({
     colorize: true,
     translateTime: "SYS:HH:MM:ss",

@@ -13,13 +13,13 @@ function fakeStdout(isTTY: boolean) {
 }
 
 describe("the start log's form", () => {
-  it("is JSON lines when stdout is not a terminal (the logger's own stdout)", () => {
-    expect(terminalLogStream(fakeStdout(false).out)).toBeUndefined();
+  it("is JSON lines when stdout is not a terminal (the logger's own stdout)", async () => {
+    expect(await terminalLogStream(fakeStdout(false).out)).toBeUndefined();
   });
 
   it("is readable lines at a terminal: time, level and message, no JSON", async () => {
     const tty = fakeStdout(true);
-    const stream = terminalLogStream(tty.out)!;
+    const stream = (await terminalLogStream(tty.out))!;
     // What the server's logger writes: one JSON object per line.
     const entry = { level: 30, time: Date.now(), database: "PGlite at ./data/db", msg: "Cuadra listening" };
     stream.write(`${JSON.stringify(entry)}\n`);

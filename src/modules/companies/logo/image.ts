@@ -1,6 +1,6 @@
 import { inflateSync } from "node:zlib";
-import PDFDocument from "pdfkit";
 import { imageTypeOf } from "../../../platform/file-types.js";
+import { loadPdfKit } from "../../../platform/pdfkit.js";
 
 /** A logo is printed small: 1 MB and 4 megapixels are plenty for a letterhead. */
 export const LOGO_MAX_BYTES = 1024 * 1024;
@@ -125,7 +125,8 @@ interface ImageOpener {
 }
 
 /** Embeds the image in a throw-away PDF, as the certification PDF will: a file pdfkit cannot use fails here. */
-function embeds(content: Buffer): Promise<boolean> {
+async function embeds(content: Buffer): Promise<boolean> {
+  const PDFDocument = await loadPdfKit();
   return new Promise((resolve) => {
     const doc = new PDFDocument({ autoFirstPage: false });
     doc.on("data", () => {});

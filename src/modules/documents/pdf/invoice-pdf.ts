@@ -1,5 +1,5 @@
-import PDFDocument from "pdfkit";
 import { Dec } from "../../../platform/money.js";
+import { loadPdfKit } from "../../../platform/pdfkit.js";
 import type { IrpfGroup, TaxGroup } from "../totals.js";
 import {
   formatAmount,
@@ -599,7 +599,8 @@ class InvoiceRenderer {
 }
 
 /** A Spanish commercial document (invoice, estimate, order, delivery note) as an A4 PDF. */
-export function renderInvoicePdf(view: InvoicePdfView): Promise<Buffer> {
+export async function renderInvoicePdf(view: InvoicePdfView): Promise<Buffer> {
+  const PDFDocument = await loadPdfKit();
   const doc = new PDFDocument({
     size: "A4",
     margin: MARGIN,

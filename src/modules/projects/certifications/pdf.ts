@@ -1,4 +1,4 @@
-import PDFDocument from "pdfkit";
+import { loadPdfKit } from "../../../platform/pdfkit.js";
 import { chapterSummary, closing, settlement } from "./document/certificate.js";
 import { detailPages } from "./document/detail.js";
 import { loadDocumentFonts } from "./document/fonts.js";
@@ -46,7 +46,7 @@ export async function renderCertificationPdf(
   view: CertificationView,
   contractor: Contractor | null,
 ): Promise<Buffer> {
-  const fonts = await loadDocumentFonts();
+  const [PDFDocument, fonts] = await Promise.all([loadPdfKit(), loadDocumentFonts()]);
   const doc = new PDFDocument({
     size: "A4",
     margin: MARGIN,

@@ -1,5 +1,8 @@
-import ExcelJS from "exceljs";
+import { lazyImport } from "../../../platform/lazy.js";
 import type { VatBookRowOut } from "./schemas.js";
+
+/** exceljs (~27 MB once loaded): only the XLSX export needs it. */
+const exceljs = lazyImport(() => import("exceljs"));
 
 /**
  * The AEAT "formato electrónico común" of the VAT books (LSI.xlsx, tax-returns.md §5): the issued
@@ -116,6 +119,7 @@ export function vatBookCsv(rows: VatBookRowOut[], issued: boolean): string {
 
 export async function vatBookXlsx(rows: VatBookRowOut[], issued: boolean): Promise<Buffer> {
   const columns = columnsOf(issued);
+  const { default: ExcelJS } = await exceljs();
   const workbook = new ExcelJS.Workbook();
   workbook.creator = "Cuadra";
   const sheet = workbook.addWorksheet(issued ? "Expedidas" : "Recibidas");

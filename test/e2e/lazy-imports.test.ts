@@ -1,0 +1,152 @@
+/**
+ * Issue 21: the server's memory after start holds only what every request uses. The packages only
+ * some requests need (XLSX and PDF writers, the QR encoder, the MCP SDK, ioredis, the terminal log
+ * formatter, the OAuth provider, PGlite on PostgreSQL) are imported on first use
+ * (src/platform/lazy.ts), and this proves a started server has not loaded them: the real entry
+ * (`npm start`'s dist/main.js, or src/main.ts through tsx when dist/ is stale) runs with a module
+ * recorder preloaded (test/helpers/module-recorder.mjs) until /api/ready answers, then stops.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nodeEntry } from "../helpers/cli-process.js";
+import { TEST_ADMIN, TEST_JWT_SECRET } from "../helpers/constants.js";
+import { createTestDatabase, onPostgres, type TestDatabase } from "../helpers/db.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const RECORDER = fileURLToPath(new URL("../helpers/module-recorder.mjs", import.meta.url));
+
+/** Loaded on first use only: a regression here puts megabytes back into every server's memory. */
+const LAZY = [
+  "exceljs",
+  "pdfkit",
+  "fontkit",
+  "qrcode",
+  "ioredis",
+  "pino-pretty",
+  "oidc-provider",
+  "@modelcontextprotocol/server",
+  "@modelcontextprotocol/server-legacy",
+  "@modelcontextprotocol/client",
+];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      srv.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+/** The package of each recorded module: the last node_modules/<name> or node_modules/@scope/<name>. */
+function packagesOf(recorded: string): Set<string> {
+  const names = new Set<string>();
+  for (const line of recorded.split("\n")) {
+    const parts = decodeURIComponent(line).split("/node_modules/");
+    if (parts.length < 2) continue;
+    const [first, second] = (parts.at(-1) as string).split("/");
+    names.add(first.startsWith("@") ? `${first}/${second}` : first);
+  }
+  return names;
+}
+
+describe("what a started server has loaded", () => {
+  let database: TestDatabase | undefined;
+  let dataDir: string;
+  let child: ChildProcess;
+  let loaded: Set<string>;
+  let output = "";
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "cuadra-lazy-imports-"));
+    const record = join(dataDir, "modules.txt");
+    const env: Record<string, string> = {};
+    if (onPostgres()) {
+      database = await createTestDatabase();
+      await database.handle.close(); // the child owns the connections from here
+      env.DATABASE_URL = database.url as string;
+    }
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    child = spawn(process.execPath, ["--import", RECORDER, ...nodeEntry("main")], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? "",
+        NODE_ENV: "production",
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        PUBLIC_URL: base,
+        DATA_DIR: dataDir,
+        JWT_SECRET: TEST_JWT_SECRET,
+        ADMIN_EMAIL: TEST_ADMIN.email,
+        LOG_LEVEL: "warn",
+        MODULE_RECORD_FILE: record,
+        ...env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout?.on("data", (d) => {
+      output += d;
+    });
+    child.stderr?.on("data", (d) => {
+      output += d;
+    });
+    for (let i = 0; ; i++) {
+      if (child.exitCode !== null) throw new Error(`the server did not start:\n${output}`);
+      const up = await fetch(`${base}/api/ready`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (up) break;
+      if (i > 1200) throw new Error(`the server did not answer:\n${output}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // The OpenAPI document is built from what start loaded.
+    expect((await fetch(`${base}/api/v1/openapi.json`)).status).toBe(200);
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill("SIGTERM");
+    await exited;
+    loaded = packagesOf(readFileSync(record, "utf8"));
+  }, 180_000);
+
+  afterAll(async () => {
+    if (child && child.exitCode === null) child.kill("SIGKILL");
+    await database?.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("records what it loads, ES modules and CommonJS alike (the recorder works)", () => {
+    // fastify and zod are ES-imported by the app; avvio and pg-protocol only required by CommonJS.
+    for (const used of ["fastify", "zod", "drizzle-orm", "jose", "avvio", "pg-protocol"])
+      expect(loaded, used).toContain(used);
+    expect(loaded.has("@electric-sql/pglite")).toBe(!onPostgres());
+  });
+
+  it("has not loaded the packages only some requests need", () => {
+    expect(LAZY.filter((name) => loaded.has(name))).toEqual([]);
+  });
+
+  it.runIf(onPostgres())("has not loaded PGlite on PostgreSQL", () => {
+    expect(loaded).not.toContain("@electric-sql/pglite");
+  });
+});
+
+describe("packagesOf", () => {
+  it("names the package of ES module URLs and CommonJS paths, scoped and nested ones too", () => {
+    const recorded = [
+      "file:///app/node_modules/exceljs/dist/es5/index.js",
+      "/app/node_modules/exceljs/node_modules/unzipper/lib/parse.js",
+      "file:///app/node_modules/@modelcontextprotocol/server/dist/index.mjs",
+      "file:///app/dist/main.js",
+      "node:fs",
+      "",
+    ].join("\n");
+    expect([...packagesOf(recorded)].sort()).toEqual(["@modelcontextprotocol/server", "exceljs", "unzipper"]);
+  });
+});
