@@ -164,6 +164,15 @@ describe("npm start with a bad value", () => {
   }, 60_000);
 });
 
+describe("SHUTDOWN_GRACE_SECONDS", () => {
+  it("defaults to 15 seconds and refuses anything but a positive whole number", () => {
+    expect(loadConfig({}).shutdownGraceSeconds).toBe(15);
+    expect(loadConfig({ SHUTDOWN_GRACE_SECONDS: "40" }).shutdownGraceSeconds).toBe(40);
+    expect(configError({ SHUTDOWN_GRACE_SECONDS: "0" }).message).toContain("SHUTDOWN_GRACE_SECONDS");
+    expect(configError({ SHUTDOWN_GRACE_SECONDS: "soon" }).message).toContain("SHUTDOWN_GRACE_SECONDS");
+  });
+});
+
 describe("TRUST_PROXY", () => {
   it("is off by default, on with true, and refuses anything else", () => {
     expect(loadConfig({}).trustProxy).toBe(false);

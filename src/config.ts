@@ -35,6 +35,7 @@ const envSchema = z
       z.string().min(8, { message: "must be at least 8 characters" }).optional(),
     ),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    SHUTDOWN_GRACE_SECONDS: positiveInt(15),
     TRUST_PROXY: z.enum(["true", "false"]).default("false"),
     TRUSTED_PROXIES: optionalString,
     BASE_DOMAIN: optionalString,
@@ -125,6 +126,8 @@ export interface Config {
   adminEmail: string;
   adminPassword?: string;
   logLevel: string;
+  /** How long a stopping server lets open requests finish before it closes their connections. */
+  shutdownGraceSeconds: number;
   /** Behind a reverse proxy: take the client IP from X-Forwarded-For (login throttling, audit). */
   trustProxy: boolean;
   /**
@@ -250,6 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminEmail: e.ADMIN_EMAIL.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,
+    shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     trustProxy: e.TRUST_PROXY === "true",
     trustedProxies: (e.TRUSTED_PROXIES ?? "")
       .split(",")

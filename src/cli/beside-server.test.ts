@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
@@ -10,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { cliCommand } from "../../test/helpers/cli-process.js";
 import { TEST_ADMIN, TEST_JWT_SECRET } from "../../test/helpers/constants.js";
 import { createTestDatabase, onPostgres, type TestDatabase } from "../../test/helpers/db.js";
+import { freePort } from "../../test/helpers/net.js";
 import { type DatabaseHandle, openDatabase } from "../platform/db/client.js";
 import { queryRows } from "../platform/db/sql.js";
 import { LOCK_FILE } from "../runtime/data-dir-lock.js";
@@ -29,15 +29,6 @@ let env: Record<string, string>;
 const slug = `ops-${randomBytes(4).toString("hex")}`;
 
 const SQL_OR_STACK = /Failed query|select |insert into|\n\s+at /i;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function cli(
   args: string[],

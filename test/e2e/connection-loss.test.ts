@@ -5,7 +5,6 @@
  * write is lost. PostgreSQL only: PGlite has no connections to lose.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import type pg from "pg";
@@ -14,20 +13,11 @@ import { credit, debit, ledgerFixture } from "../../src/modules/accounting/test-
 import { nodeEntry } from "../helpers/cli-process.js";
 import { TEST_ADMIN, TEST_JWT_SECRET } from "../helpers/constants.js";
 import { createTestDatabase, onPostgres, type TestDatabase } from "../helpers/db.js";
+import { freePort } from "../helpers/net.js";
 import { adminPool } from "../helpers/postgres.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
-    });
-  });
-}
 
 interface Answer {
   status: number;

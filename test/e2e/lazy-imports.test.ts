@@ -8,7 +8,6 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeEntry } from "../helpers/cli-process.js";
 import { TEST_ADMIN, TEST_JWT_SECRET } from "../helpers/constants.js";
 import { createTestDatabase, onPostgres, type TestDatabase } from "../helpers/db.js";
+import { freePort } from "../helpers/net.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const RECORDER = fileURLToPath(new URL("../helpers/module-recorder.mjs", import.meta.url));
@@ -33,16 +33,6 @@ const LAZY = [
   "@modelcontextprotocol/server-legacy",
   "@modelcontextprotocol/client",
 ];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
-    });
-  });
-}
 
 /** The package of each recorded module: the last node_modules/<name> or node_modules/@scope/<name>. */
 function packagesOf(recorded: string): Set<string> {

@@ -4,7 +4,6 @@
  * automatic redirects) that walks the sign-in and consent forms as a user would.
  */
 import { createServer, type Server } from "node:http";
-import { createServer as createNetServer } from "node:net";
 import type {
   OAuthClientMetadata,
   OAuthClientProvider,
@@ -15,13 +14,7 @@ import type {
 
 export const REDIRECT_URI = "http://127.0.0.1:53682/callback";
 
-export async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort } from "../../../test/helpers/net.js";
 
 export function clientMetadata(clientId: string, extra: Record<string, unknown> = {}) {
   return {
