@@ -8,7 +8,8 @@ import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/helpers/app.js";
 import { TEST_ADMIN } from "../../test/helpers/constants.js";
-import { freePort, REDIRECT_URI, startMetadataHost } from "../modules/oauth/test-support.js";
+import { freePort } from "../../test/helpers/net.js";
+import { REDIRECT_URI, startMetadataHost } from "../modules/oauth/test-support.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 

@@ -3,11 +3,11 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/helpers/app.js";
 import { TEST_ADMIN } from "../../test/helpers/constants.js";
+import { freePort } from "../../test/helpers/net.js";
 import {
   authorize,
   Browser,
   clientMetadata,
-  freePort,
   MemoryOAuthProvider,
   REDIRECT_URI,
   startMetadataHost,

@@ -14,8 +14,6 @@ import type {
 
 export const REDIRECT_URI = "http://127.0.0.1:53682/callback";
 
-export { freePort } from "../../../test/helpers/net.js";
-
 export function clientMetadata(clientId: string, extra: Record<string, unknown> = {}) {
   return {
     client_id: clientId,
