@@ -30,7 +30,12 @@ export const theme = createTheme({
     NumberInput: { defaultProps: { size: "xs" } },
     Select: { defaultProps: { size: "xs" } },
     Table: { defaultProps: { fz: "xs", verticalSpacing: 6, horizontalSpacing: "sm" } },
-    Badge: { defaultProps: { size: "sm", variant: "light", radius: "sm" } },
+    // A badge (a state, a contact type) is short and must be read whole: it widens its table column
+    // instead of shrinking to "CLIENTE Y PROVEE…".
+    Badge: {
+      defaultProps: { size: "sm", variant: "light", radius: "sm" },
+      styles: { label: { overflow: "visible" } },
+    },
     // A titled notification's text (the problem's detail) is Mantine's gray 6, 3.32:1 on white: the
     // dimmed colour instead (gray 7 in the light scheme, styles.css), which passes WCAG AA.
     Notification: { styles: { description: { color: "var(--mantine-color-dimmed)" } } },

@@ -80,7 +80,7 @@ export function ContactsPage() {
             header: t("records.contactType"),
             width: 170,
             render: (r) => (
-              <Badge color={r.contact_type === "supplier" ? "grape" : "indigo"} variant="light" maw="none">
+              <Badge color={r.contact_type === "supplier" ? "grape" : "indigo"} variant="light">
                 {t(`records.types.${r.contact_type}`)}
               </Badge>
             ),

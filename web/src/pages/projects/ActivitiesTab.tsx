@@ -96,17 +96,17 @@ export function ActivitiesTab({ budget }: { budget: Budget }) {
           <>
             <Totals activities={d.data} />
             <Paper withBorder>
-              <Table.ScrollContainer minWidth={1260}>
+              <Table.ScrollContainer minWidth={1100}>
                 <Table striped highlightOnHover>
                   <Table.Thead>
                     <Table.Tr>
                       <Table.Th w={90}>{t("common.code")}</Table.Th>
-                      <Table.Th miw={200}>{t("common.name")}</Table.Th>
-                      <Table.Th w={160}>{t("projectsEdit.planned")}</Table.Th>
-                      <Table.Th w={160}>{t("projectsEdit.actual")}</Table.Th>
-                      <Table.Th w={130}>{t("projectsEdit.responsible")}</Table.Th>
-                      <Table.Th w={150}>{t("projectsEdit.progress")}</Table.Th>
-                      <Table.Th w={120}>{t("common.status")}</Table.Th>
+                      <Table.Th miw={160}>{t("common.name")}</Table.Th>
+                      <Table.Th>{t("projectsEdit.planned")}</Table.Th>
+                      <Table.Th>{t("projectsEdit.actual")}</Table.Th>
+                      <Table.Th>{t("projectsEdit.responsible")}</Table.Th>
+                      <Table.Th w={140}>{t("projectsEdit.progress")}</Table.Th>
+                      <Table.Th>{t("common.status")}</Table.Th>
                       <Table.Th w={120} ta="right">
                         {t("projectsEdit.plannedValue")}
                       </Table.Th>
