@@ -100,20 +100,20 @@ export function ActivitiesTab({ budget }: { budget: Budget }) {
                 <Table striped highlightOnHover>
                   <Table.Thead>
                     <Table.Tr>
-                      <Table.Th w={90}>{t("common.code")}</Table.Th>
-                      <Table.Th miw={160}>{t("common.name")}</Table.Th>
+                      <Table.Th w={70}>{t("common.code")}</Table.Th>
+                      <Table.Th miw={120}>{t("common.name")}</Table.Th>
                       <Table.Th>{t("projectsEdit.planned")}</Table.Th>
                       <Table.Th>{t("projectsEdit.actual")}</Table.Th>
                       <Table.Th>{t("projectsEdit.responsible")}</Table.Th>
-                      <Table.Th w={140}>{t("projectsEdit.progress")}</Table.Th>
+                      <Table.Th w={120}>{t("projectsEdit.progress")}</Table.Th>
                       <Table.Th>{t("common.status")}</Table.Th>
-                      <Table.Th w={120} ta="right">
+                      <Table.Th w={100} ta="right">
                         {t("projectsEdit.plannedValue")}
                       </Table.Th>
-                      <Table.Th w={120} ta="right">
+                      <Table.Th w={100} ta="right">
                         {t("projectsEdit.earnedValue")}
                       </Table.Th>
-                      <Table.Th w={70} ta="right">
+                      <Table.Th w={60} ta="right">
                         {t("projectsEdit.items")}
                       </Table.Th>
                       <Table.Th w={48}>
@@ -139,12 +139,13 @@ export function ActivitiesTab({ budget }: { budget: Budget }) {
                           <Group gap="xs" wrap="nowrap">
                             <Progress
                               flex={1}
+                              miw={56}
                               size="lg"
                               value={Number(a.progress_pct)}
                               color={ACTIVITY_STATE_COLOR[a.estado]}
                               aria-label={`${t("projectsEdit.progress")} ${a.code}`}
                             />
-                            <Text size="xs" ff="monospace" w={56} ta="right">
+                            <Text size="xs" ff="monospace" w={40} ta="right">
                               {formatNumber(a.progress_pct, 0)} %
                             </Text>
                           </Group>
