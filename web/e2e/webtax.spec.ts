@@ -158,7 +158,9 @@ test("a draft 390: a manual box saved, confirmed, and its AEAT file downloaded",
   await page.getByRole("button", { name: "Confirmar" }).click();
   await expect(page.getByText("Confirmada", { exact: true }).first()).toBeVisible();
   await expect(page.getByRole("textbox", { name: "Casilla 85" })).toHaveCount(0);
-  // The "saved" and "confirmed" notifications sit over the header's buttons until they close.
+  // The "saved" and "confirmed" notifications sit over the header's buttons until they close, and a
+  // notification under the pointer (left there by the click on "Confirmar") never closes by itself.
+  await page.mouse.move(600, 700);
   await expect(page.getByRole("alert")).toHaveCount(0, { timeout: 20_000 });
   const [download] = await Promise.all([
     page.waitForEvent("download"),
