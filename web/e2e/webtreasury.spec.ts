@@ -270,7 +270,8 @@ test("connected assistants: the empty list, then an assistant connected by OAuth
 
   const clientName = `Asistente E2E ${Date.now()}`;
   const connected = await connectAssistant(page, clientName);
-  test.skip(!connected, "dynamic client registration is off on this server (OAUTH_DYNAMIC_REGISTRATION)");
+  // global-setup starts the server with OAUTH_DYNAMIC_REGISTRATION=true: a refused registration is a failure.
+  expect(connected, "the assistant's dynamic client registration was refused").toBe(true);
   await page.goto(`${base()}/account/assistants`);
   const row = page.getByRole("row").filter({ hasText: clientName });
   await expect(row).toContainText("127.0.0.1");
