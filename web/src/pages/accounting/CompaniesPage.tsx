@@ -6,7 +6,8 @@ import type { paths } from "../../api/generated/api";
 import { useCan } from "../../auth/session";
 import { DialogForm } from "../../components/DialogForm";
 import { type MasterFormProps, MasterListPage, useMasterSave } from "../../components/MasterListPage";
-import { type CompanyValues, companyBody, companyRules } from "../../forms/contacts";
+import { addressValues, type CompanyValues, companyBody, companyRules } from "../../forms/contacts";
+import { AddressFields } from "./AddressFields";
 import { CompanyLogo } from "./CompanyLogo";
 
 type Company = paths["/api/companies/{id}"]["get"]["responses"]["200"]["content"]["application/json"];
@@ -60,11 +61,7 @@ function CompanyForm(props: MasterFormProps<Company>) {
       name: company?.name ?? "",
       legal_name: company?.legal_name ?? "",
       tax_id: company?.tax_id ?? "",
-      address: company?.address ?? "",
-      city: company?.city ?? "",
-      postal_code: company?.postal_code ?? "",
-      province: company?.province ?? "",
-      country: company?.country ?? "ES",
+      ...addressValues(company),
       currency: company?.currency ?? "EUR",
       is_active: company?.is_active ?? true,
     },
@@ -88,13 +85,7 @@ function CompanyForm(props: MasterFormProps<Company>) {
         <TextInput label={t("contacts.taxId")} required {...form.getInputProps("tax_id")} />
       </SimpleGrid>
       <TextInput label={t("records.legalName")} {...form.getInputProps("legal_name")} />
-      <TextInput label={t("records.address")} {...form.getInputProps("address")} />
-      <SimpleGrid cols={{ base: 2, sm: 4 }}>
-        <TextInput label={t("records.postalCode")} {...form.getInputProps("postal_code")} />
-        <TextInput label={t("records.city")} {...form.getInputProps("city")} />
-        <TextInput label={t("records.province")} {...form.getInputProps("province")} />
-        <TextInput label={t("records.country")} maxLength={2} {...form.getInputProps("country")} />
-      </SimpleGrid>
+      <AddressFields inputProps={(field) => form.getInputProps(field)} />
       <Group grow>
         <TextInput label={t("companies.currency")} maxLength={3} {...form.getInputProps("currency")} />
         <Checkbox

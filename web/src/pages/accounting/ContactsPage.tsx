@@ -13,12 +13,14 @@ import {
   useMasterSave,
 } from "../../components/MasterListPage";
 import {
+  addressValues,
   CONTACT_TYPES,
   type ContactValues,
   contactBody,
   contactRules,
   TAX_REGIMES,
 } from "../../forms/contacts";
+import { AddressFields } from "./AddressFields";
 
 type Contact = paths["/api/clients/{id}"]["get"]["responses"]["200"]["content"]["application/json"];
 
@@ -92,11 +94,7 @@ function ContactForm({ companyId, ...props }: MasterFormProps<Contact> & { compa
       tax_id: contact?.tax_id ?? "",
       email: contact?.email ?? "",
       phone: contact?.phone ?? "",
-      address: contact?.address ?? "",
-      city: contact?.city ?? "",
-      postal_code: contact?.postal_code ?? "",
-      province: contact?.province ?? "",
-      country: contact?.country ?? "ES",
+      ...addressValues(contact),
       payment_terms_days: String(contact?.payment_terms_days ?? 30),
       payment_days: contact?.payment_days.join(", ") ?? "",
       tax_regime: contact?.tax_regime ?? "general",
@@ -140,13 +138,7 @@ function ContactForm({ companyId, ...props }: MasterFormProps<Contact> & { compa
         <TextInput label={t("contacts.email")} type="email" {...form.getInputProps("email")} />
         <TextInput label={t("contacts.phone")} {...form.getInputProps("phone")} />
       </SimpleGrid>
-      <TextInput label={t("records.address")} {...form.getInputProps("address")} />
-      <SimpleGrid cols={{ base: 2, sm: 4 }}>
-        <TextInput label={t("records.postalCode")} {...form.getInputProps("postal_code")} />
-        <TextInput label={t("records.city")} {...form.getInputProps("city")} />
-        <TextInput label={t("records.province")} {...form.getInputProps("province")} />
-        <TextInput label={t("records.country")} maxLength={2} {...form.getInputProps("country")} />
-      </SimpleGrid>
+      <AddressFields inputProps={(field) => form.getInputProps(field)} />
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         <TextInput
           label={t("records.paymentTerms")}
