@@ -356,3 +356,21 @@ test("a user who may only read contacts, products and companies sees no create, 
     await expect(page.getByRole("button", { name: /^Desactivar / })).toHaveCount(0);
   }
 });
+
+test("the navigation's active link stays readable under the pointer (axe's contrast, hovered)", async ({
+  page,
+}) => {
+  await signIn(page, ADMIN.email, ADMIN.password());
+  const nav = page.getByRole("navigation");
+  const home = nav.getByRole("link", { name: "Inicio" });
+  await home.hover();
+  await expectAccessible(page);
+
+  await nav.getByText("Contabilidad", { exact: true }).click();
+  const contacts = nav.getByRole("link", { name: "Clientes y proveedores" });
+  await contacts.click();
+  await expect(page.getByRole("heading", { name: "Clientes y proveedores" })).toBeVisible();
+  await expect(contacts).toHaveAttribute("data-active", "true");
+  await contacts.hover();
+  await expectAccessible(page);
+});
