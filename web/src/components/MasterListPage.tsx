@@ -27,8 +27,9 @@ export interface MasterFormProps<T> {
 export interface MasterListProps<T extends MasterRecord> {
   title: string;
   newLabel: string;
-  editLabel: string;
-  permissions: { create: string; edit: string; deactivate?: string };
+  /** The edit dialog's title; without it (and the edit permission) the rows have no Edit button. */
+  editLabel?: string;
+  permissions: { create: string; edit?: string; deactivate?: string };
   list: {
     /** The query key; the search text is appended when the list is searchable. */
     key: QueryKey;
@@ -43,6 +44,8 @@ export interface MasterListProps<T extends MasterRecord> {
   rowLabel: (row: T) => string;
   /** The API's DELETE, which deactivates; without it the rows have no Deactivate button. */
   deactivate?: (id: string) => Promise<unknown>;
+  /** Whether an active row may be deactivated (default: every one). */
+  deactivatable?: (row: T) => boolean;
   /** The query keys' first parts to refresh after a save or a deactivation (default: the list's). */
   refreshes?: string[];
   dialogSize?: "lg";
@@ -58,7 +61,7 @@ export function MasterListPage<T extends MasterRecord>(props: MasterListProps<T>
   const { t } = useTranslation();
   const client = useQueryClient();
   const canCreate = useCan(props.permissions.create);
-  const canEdit = useCan(props.permissions.edit);
+  const canEdit = useCan(props.permissions.edit ?? "") && Boolean(props.editLabel);
   const canDeactivate = useCan(props.permissions.deactivate ?? "") && Boolean(props.deactivate);
   const { search, box } = useSearchBox();
   const [editing, setEditing] = useState<T | "new" | null>(null);
@@ -105,7 +108,7 @@ export function MasterListPage<T extends MasterRecord>(props: MasterListProps<T>
             {t("common.edit")}
           </Button>
         )}
-        {canDeactivate && r.is_active && (
+        {canDeactivate && r.is_active && (props.deactivatable?.(r) ?? true) && (
           <Button
             variant="subtle"
             color="red"
