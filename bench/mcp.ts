@@ -106,9 +106,21 @@ function reportServer(
 }
 
 const TARGET_KEYS = ["rest", "raw", "modern", "streamable", "sse"] as const;
+type TargetKey = (typeof TARGET_KEYS)[number];
+
+/** BENCH_MCP_TARGETS=rest,raw runs only those (more rounds in the same time); REST always runs. */
+function chosenTargets(): TargetKey[] {
+  const wanted = (process.env.BENCH_MCP_TARGETS ?? "").split(",").filter(Boolean);
+  const unknown = wanted.filter((key) => !TARGET_KEYS.includes(key as TargetKey));
+  if (unknown.length)
+    throw new Error(`BENCH_MCP_TARGETS: unknown ${unknown.join(", ")}; known: ${TARGET_KEYS.join(", ")}`);
+  return wanted.length
+    ? TARGET_KEYS.filter((key) => key === "rest" || wanted.includes(key))
+    : [...TARGET_KEYS];
+}
 
 /** The five measurements against one server: REST, the raw 2026-07-28 POST, and three SDK clients. */
-function targetsOf(server: BenchServer): Record<(typeof TARGET_KEYS)[number], () => Promise<Measured>> {
+function targetsOf(server: BenchServer): Record<TargetKey, () => Promise<Measured>> {
   const { base } = server;
   const headers = { authorization: `Bearer ${server.token}` };
   // The same call sent by autocannon, as REST is: the server's cost without the SDK client's.
@@ -164,8 +176,9 @@ function targetsOf(server: BenchServer): Record<(typeof TARGET_KEYS)[number], ()
 export async function benchMcp(servers: { label: string; server: BenchServer }[]) {
   const runs = new Map<string, ServerMeasured[]>();
   const targets = servers.map(({ server }) => targetsOf(server));
+  const keys = chosenTargets();
   for (let round = 0; round < BENCH_ROUNDS; round++) {
-    for (const key of TARGET_KEYS) {
+    for (const key of keys) {
       for (const [i, { label, server }] of servers.entries()) {
         const id = `${label}/${key}`;
         runs.set(id, [...(runs.get(id) ?? []), await onServer(server, targets[i]![key])]);
@@ -176,27 +189,22 @@ export async function benchMcp(servers: { label: string; server: BenchServer }[]
     const sorted = [...runs.get(id)!].sort((a, b) => a.rps - b.rps);
     return sorted[Math.floor(sorted.length / 2)]!;
   };
+  const RATIO_LABELS: Record<Exclude<TargetKey, "rest">, string> = {
+    raw: "2026-07-28 raw POST / REST",
+    modern: "2026-07-28 / REST",
+    streamable: "Streamable HTTP / REST",
+    sse: "SSE / REST",
+  };
   const results = servers.map(({ label }) => ({
     label,
-    rows: TARGET_KEYS.map((key) => median(`${label}/${key}`)),
+    rows: keys.map((key) => median(`${label}/${key}`)),
   }));
   for (const { label, rows } of results) {
-    const [rest, raw, modern, streamable, sse] = rows as [
-      ServerMeasured,
-      ServerMeasured,
-      ServerMeasured,
-      ServerMeasured,
-      ServerMeasured,
-    ];
+    const rest = rows[0]!;
     reportServer(
       `MCP${servers.length > 1 ? ` (${label})` : ""}: ${BENCH_CONNECTIONS} concurrent clients, ${BENCH_SECONDS} s each, median of ${BENCH_ROUNDS} interleaved rounds`,
       rows,
-      [
-        ["2026-07-28 raw POST / REST", raw, rest],
-        ["2026-07-28 / REST", modern, rest],
-        ["Streamable HTTP / REST", streamable, rest],
-        ["SSE / REST", sse, rest],
-      ],
+      keys.slice(1).map((key, i) => [RATIO_LABELS[key as Exclude<TargetKey, "rest">], rows[i + 1]!, rest]),
     );
   }
   return results;
