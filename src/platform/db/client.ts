@@ -18,6 +18,13 @@ export interface DatabaseHandle {
    * bypassing the ORM's result mapping. Rows come back as the driver parses them.
    */
   prepared<T>(name: string, text: string, params: unknown[]): Promise<T[]>;
+  /**
+   * PostgreSQL only: the database through a second pool, opened at first use, whose connections
+   * start with `default_transaction_read_only=on`: every statement and every transaction begun on
+   * it is read-only in the server itself (a write fails with 25006), and independent statements
+   * run in parallel on several connections. PGlite has one connection shared with the writers.
+   */
+  readOnly?(): Db;
   close(): Promise<void>;
   /** PGlite only: a consistent gzipped tarball of the data directory, taken while it stays open. */
   dumpDataDir?(): Promise<Blob>;
@@ -83,12 +90,16 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
   };
 }
 
-async function openPostgres(url: string, options: OpenOptions): Promise<DatabaseHandle> {
+/** Every statement of a session with this startup option runs in a read-only transaction. */
+const READ_ONLY_SESSION = "-c default_transaction_read_only=on";
+
+function openPool(url: string, options: OpenOptions, sessionOptions?: string): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
+    options: sessionOptions,
   });
   // An idle client losing its server must not crash the process: the next query reports it.
   pool.on("error", (err) => options.onPoolError?.(err));
@@ -100,7 +111,13 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   pool.on("connect", (client) => {
     client.on("error", (err) => options.onPoolError?.(err));
   });
+  return pool;
+}
+
+async function openPostgres(url: string, options: OpenOptions): Promise<DatabaseHandle> {
+  const pool = openPool(url, options);
   const db = drizzlePg(pool, { logger: queryLogger(options) }) as unknown as Db;
+  let reader: { pool: pg.Pool; db: Db } | undefined;
   return {
     kind: "postgres",
     db,
@@ -110,8 +127,19 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     },
     prepared: async <T>(name: string, text: string, params: unknown[]) =>
       (await pool.query({ name, text, values: params })).rows as T[],
+    readOnly: () => {
+      if (pool.ended) throw new Error("Cannot use a pool after calling end on the pool");
+      if (!reader) {
+        const readPool = openPool(url, options, READ_ONLY_SESSION);
+        reader = {
+          pool: readPool,
+          db: drizzlePg(readPool, { logger: queryLogger(options) }) as unknown as Db,
+        };
+      }
+      return reader.db;
+    },
     close: async () => {
-      if (!pool.ended) await pool.end();
+      await Promise.all([pool, reader?.pool].map((p) => (p && !p.ended ? p.end() : undefined)));
     },
   };
 }

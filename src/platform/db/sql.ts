@@ -1,5 +1,5 @@
 import { type AnyColumn, type SQL, type SQLWrapper, sql } from "drizzle-orm";
-import type { Db } from "./client.js";
+import type { DatabaseHandle, Db } from "./client.js";
 
 /** Rows of a raw SQL query, whichever driver runs it (both results carry `rows`). */
 export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
@@ -69,6 +69,18 @@ export function inReadOnlyTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): 
     isolationLevel: "repeatable read",
     accessMode: "read only",
   });
+}
+
+/**
+ * Runs `work`, which only reads, so the database itself refuses any write it attempts: on
+ * PostgreSQL on the read-only pool (no transaction of its own: independent statements, such as a
+ * page and its total, run in parallel on two connections as the REST routes run them, and a
+ * transaction the service opens for one snapshot is read-only too); on PGlite, whose single
+ * connection the writers share, in a READ ONLY, REPEATABLE READ transaction.
+ */
+export function readOnly<T>(handle: DatabaseHandle, work: (db: Db) => Promise<T>): Promise<T> {
+  const reader = handle.readOnly?.();
+  return reader ? work(reader) : inReadOnlyTransaction(handle.db, work);
 }
 
 /** Only a backslash or a double quote is escaped inside a quoted array element. */
