@@ -202,3 +202,12 @@ describe("VERIFACTU_TIMEZONE", () => {
     }
   });
 });
+
+describe("PGLITE_WASM_OPTIMIZE", () => {
+  it("is off by default, on with true, and refuses anything else", () => {
+    expect(loadConfig({}).pgliteWasmOptimize).toBe(false);
+    expect(loadConfig({ PGLITE_WASM_OPTIMIZE: "false" }).pgliteWasmOptimize).toBe(false);
+    expect(loadConfig({ PGLITE_WASM_OPTIMIZE: "true" }).pgliteWasmOptimize).toBe(true);
+    expect(configError({ PGLITE_WASM_OPTIMIZE: "1" }).message).toContain("PGLITE_WASM_OPTIMIZE");
+  });
+});

@@ -53,6 +53,7 @@ const envSchema = z
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     SHUTDOWN_GRACE_SECONDS: positiveInt(15),
     TRUST_PROXY: z.enum(["true", "false"]).default("false"),
+    PGLITE_WASM_OPTIMIZE: z.enum(["true", "false"]).default("false"),
     TRUSTED_PROXIES: optionalString,
     BASE_DOMAIN: optionalString,
     REDIS_URL: optionalString,
@@ -122,6 +123,11 @@ export interface Config {
   publicUrl: string;
   databaseUrl?: string;
   dataDir: string;
+  /**
+   * PGLITE_WASM_OPTIMIZE: let V8 recompile PGlite's hot functions with its optimizing compiler
+   * (TurboFan). Off by default: the server runs PGlite on the baseline code alone (ADR 038).
+   */
+  pgliteWasmOptimize: boolean;
   storageDir: string;
   maxUploadBytes: number;
   /** Undefined only in embedded mode before the data directory's secret has been read. */
@@ -261,6 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     trustProxy: e.TRUST_PROXY === "true",
+    pgliteWasmOptimize: e.PGLITE_WASM_OPTIMIZE === "true",
     trustedProxies: (e.TRUSTED_PROXIES ?? "")
       .split(",")
       .map((p) => p.trim())
