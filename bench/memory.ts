@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { ADMIN, BENCH_CONNECTIONS, BENCH_ROUNDS, BENCH_SECONDS, cpuSeconds, login } from "./lib.js";
-import { npmStartNodeArgs, pgDatabase, rssMb, spawnServer } from "./start.js";
+import { npmStartNodeArgs, pgDatabase, rssMb, seedContacts, spawnServer } from "./start.js";
 
 /**
  * Issue 21: what node/V8 flags and malloc settings cost and save on the compiled server, on
@@ -81,27 +81,7 @@ async function seed(env: Record<string, string>) {
   const server = await spawnServer("compiled", env, []);
   try {
     const jwt = await login(server.base);
-    const post = async (path: string, body: unknown) => {
-      const res = await fetch(`${server.base}${path}`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${jwt}`, "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      if (res.status !== 201) throw new Error(`bench setup ${path}: ${res.status} ${await res.text()}`);
-      return (await res.json()) as { id: string };
-    };
-    const company = await post("/api/companies", { name: "Bench SL", tax_id: "B12345674" });
-    let contact = "";
-    for (let i = 0; i < 200; i++) {
-      const created = await post("/api/clients", {
-        company_id: company.id,
-        contact_type: "customer",
-        name: `Contact ${String(i).padStart(3, "0")}`,
-        email: `contact${i}@example.com`,
-        city: "Madrid",
-      });
-      contact ||= created.id;
-    }
+    const contact = await seedContacts(server.base, jwt);
     return { jwt, contact };
   } finally {
     await server.stop();

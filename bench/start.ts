@@ -176,6 +176,32 @@ export async function benchStart() {
   await rssUnderLoad();
 }
 
+/** A company and 200 contacts through the API; the first contact's id. */
+export async function seedContacts(base: string, jwt: string): Promise<string> {
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${base}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${jwt}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (res.status !== 201) throw new Error(`bench setup ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { id: string };
+  };
+  const company = await post("/api/companies", { name: "Bench SL", tax_id: "B12345674" });
+  let first = "";
+  for (let i = 0; i < 200; i++) {
+    const created = await post("/api/clients", {
+      company_id: company.id,
+      contact_type: "customer",
+      name: `Contact ${String(i).padStart(3, "0")}`,
+      email: `contact${i}@example.com`,
+      city: "Madrid",
+    });
+    first ||= created.id;
+  }
+  return first;
+}
+
 /**
  * RSS of the compiled server on PostgreSQL after start, then while BENCH_CONNECTIONS clients read
  * `GET /api/clients?limit=50` (200 contacts) for BENCH_SECONDS (peak, sampled every 100 ms), and
@@ -191,25 +217,7 @@ export async function rssUnderLoad() {
   });
   try {
     const jwt = await login(server.base);
-    const post = async (path: string, body: unknown) => {
-      const res = await fetch(`${server.base}${path}`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${jwt}`, "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      if (res.status !== 201) throw new Error(`bench setup ${path}: ${res.status} ${await res.text()}`);
-      return (await res.json()) as { id: string };
-    };
-    const company = await post("/api/companies", { name: "Bench SL", tax_id: "B12345674" });
-    for (let i = 0; i < 200; i++) {
-      await post("/api/clients", {
-        company_id: company.id,
-        contact_type: "customer",
-        name: `Contact ${String(i).padStart(3, "0")}`,
-        email: `contact${i}@example.com`,
-        city: "Madrid",
-      });
-    }
+    await seedContacts(server.base, jwt);
     const before = rssMb(server.pid);
     let peak = before;
     const sampler = setInterval(() => {
