@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import { setFlagsFromString } from "node:v8";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
@@ -57,6 +58,17 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
  * postgresql.conf, and given again at every open.
  */
 const PGLITE_CONF = ["shared_buffers=16MB"];
+
+/**
+ * Runs the WebAssembly compiled from now on (PGlite's PostgreSQL) on V8's baseline code (Liftoff)
+ * only. By default V8 recompiles a module's hot functions with TurboFan on background threads
+ * during the first queries; their compile memory stays in those threads' malloc arenas: an
+ * embedded server started ~60 MB larger and spent ~0.9 CPU s more on its start (ADR 038,
+ * docs/performance.md). Process-wide and one-way: call it before the first PGlite opens.
+ */
+export function runWasmOnBaselineCode() {
+  setFlagsFromString("--liftoff-only");
+}
 
 /** PGlite and its Drizzle driver, imported only when the database is embedded (not on PostgreSQL). */
 const pglite = lazyImport(() =>
