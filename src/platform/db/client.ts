@@ -3,6 +3,12 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { lazyImport } from "../lazy.js";
+import {
+  listenOnPostgres,
+  type NotificationListener,
+  type PostgresListenOptions,
+  type StopListening,
+} from "./notifications.js";
 
 /** A Drizzle database or transaction: both drivers share the pg-core query builder. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -18,6 +24,11 @@ export interface DatabaseHandle {
    * bypassing the ORM's result mapping. Rows come back as the driver parses them.
    */
   prepared<T>(name: string, text: string, params: unknown[]): Promise<T[]>;
+  /**
+   * LISTEN on `channel` for as long as the handle is open: PostgreSQL on a dedicated connection
+   * that reconnects, PGlite in process (its notifications arrive before the committing query returns).
+   */
+  listen(channel: string, listener: NotificationListener): StopListening;
   close(): Promise<void>;
   /** PGlite only: a consistent gzipped tarball of the data directory, taken while it stays open. */
   dumpDataDir?(): Promise<Blob>;
@@ -37,6 +48,8 @@ export interface OpenOptions {
   onPoolError?: (err: Error) => void;
   /** Sees every SQL statement Drizzle sends (benchmarks capture the SQL a route runs). */
   logQuery?: (query: string, params: unknown[]) => void;
+  /** PostgreSQL: how LISTEN connections reconnect and check they are alive. */
+  listen?: PostgresListenOptions;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
@@ -67,6 +80,7 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
     postgresqlconf: PGLITE_CONF,
   });
   const db = drizzlePglite(client, { logger: queryLogger(options) }) as unknown as Db;
+  const listeners = new Set<StopListening>();
   return {
     kind: "pglite",
     db,
@@ -76,7 +90,24 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
     },
     prepared: async <T>(_name: string, text: string, params: unknown[]) =>
       (await client.query<T>(text, params)).rows,
+    listen: (channel, listener) => {
+      let stopped = false;
+      const unlisten = client.listen(channel, (payload) => listener.onNotify(payload));
+      void unlisten.then(
+        () => stopped || listener.onListening(),
+        () => listener.onLost(),
+      );
+      const stop: StopListening = async () => {
+        stopped = true;
+        listeners.delete(stop);
+        listener.onLost();
+        if (!client.closed) await (await unlisten.catch(() => null))?.();
+      };
+      listeners.add(stop);
+      return stop;
+    },
     close: async () => {
+      for (const stop of [...listeners]) await stop();
       if (!client.closed) await client.close();
     },
     dumpDataDir: () => client.dumpDataDir("gzip"),
@@ -101,6 +132,7 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     client.on("error", (err) => options.onPoolError?.(err));
   });
   const db = drizzlePg(pool, { logger: queryLogger(options) }) as unknown as Db;
+  const listeners = new Set<StopListening>();
   return {
     kind: "postgres",
     db,
@@ -110,7 +142,17 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     },
     prepared: async <T>(name: string, text: string, params: unknown[]) =>
       (await pool.query({ name, text, values: params })).rows as T[],
+    listen: (channel, listener) => {
+      const stopListening = listenOnPostgres(url, channel, listener, options.listen);
+      const stop: StopListening = async () => {
+        listeners.delete(stop);
+        await stopListening();
+      };
+      listeners.add(stop);
+      return stop;
+    },
     close: async () => {
+      for (const stop of [...listeners]) await stop();
       if (!pool.ended) await pool.end();
     },
   };
