@@ -1,10 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../test/helpers/db.js";
-import { companies } from "../../modules/companies/tables.js";
-import { uuidv7 } from "../ids.js";
 import { preparedRead } from "./prepared.js";
 import { inTransaction } from "./sql.js";
+import { tenants } from "./tables.js";
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -15,43 +14,43 @@ afterAll(async () => {
 });
 
 let builds = 0;
-const companyName = preparedRead("cuadra_test_company_name", (db) => {
+const tenantStatus = preparedRead("cuadra_test_tenant_status", (db) => {
   builds++;
   return db
-    .select({ name: companies.name })
-    .from(companies)
-    .where(eq(companies.id, sql.placeholder("id")));
+    .select({ status: tenants.status })
+    .from(tenants)
+    .where(eq(tenants.slug, sql.placeholder("slug")));
 });
 
 describe("preparedRead", () => {
   it("builds once per database and answers each call with its own values", async () => {
     const { db } = database.handle;
-    const ids = [uuidv7(), uuidv7()];
-    await db.insert(companies).values([
-      { id: ids[0], name: "Prepared Uno, S.L.", taxId: "B11111118" },
-      { id: ids[1], name: "Prepared Dos, S.L.", taxId: "B22222226" },
+    const slugs = ["prepared-uno", "prepared-dos"];
+    await db.insert(tenants).values([
+      { slug: slugs[0], status: "active" },
+      { slug: slugs[1], status: "suspended" },
     ]);
     const before = builds;
     // More calls than a pool has connections: the named statement is prepared on each of them.
     for (let i = 0; i < 12; i++) {
-      expect(await companyName(db, { id: ids[i % 2] })).toEqual([
-        { name: i % 2 ? "Prepared Dos, S.L." : "Prepared Uno, S.L." },
+      expect(await tenantStatus(db, { slug: slugs[i % 2] })).toEqual([
+        { status: i % 2 ? "suspended" : "active" },
       ]);
     }
-    expect(await companyName(db, { id: uuidv7() })).toEqual([]);
+    expect(await tenantStatus(db, { slug: "prepared-none" })).toEqual([]);
     expect(builds - before).toBeLessThanOrEqual(1);
   });
 
   it("inside a transaction, runs on the transaction (sees its uncommitted rows)", async () => {
     const { db } = database.handle;
-    const id = uuidv7();
+    const slug = "prepared-tres";
     await expect(
       inTransaction(db, async (tx) => {
-        await tx.insert(companies).values({ id, name: "Prepared Tres, S.L.", taxId: "B33333334" });
-        expect(await companyName(tx, { id })).toEqual([{ name: "Prepared Tres, S.L." }]);
+        await tx.insert(tenants).values({ slug, status: "active" });
+        expect(await tenantStatus(tx, { slug })).toEqual([{ status: "active" }]);
         throw new Error("roll back");
       }),
     ).rejects.toThrow("roll back");
-    expect(await companyName(db, { id })).toEqual([]);
+    expect(await tenantStatus(db, { slug })).toEqual([]);
   });
 });
