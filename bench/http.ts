@@ -30,6 +30,8 @@ export async function benchHttp() {
       capture.push({ query, params });
   });
   const { app, base } = await startApp(handle);
+  // The same server without the session-state cache (ADR 034): the guard queries on every request.
+  const uncached = await startApp(handle, { AUTH_SESSION_CACHE: "off" });
   const bare = Fastify({ logger: false });
   const pool = (handle.db as unknown as { $client: pg.Pool }).$client;
   try {
@@ -121,11 +123,13 @@ export async function benchHttp() {
       full: string;
       bare: string;
       bareAuth?: string;
+      uncached: string;
       fullHeaders?: Record<string, string>;
     }[] = [
       ...Object.entries(routes).map(([label, path], i) => ({
         label,
         full: `${base}${path}`,
+        uncached: `${uncached.base}${path}`,
         bare: `${bareBase}/bare/${i}`,
         bareAuth: `${bareBase}/bare-auth/${i}`,
         fullHeaders: auth,
@@ -133,16 +137,24 @@ export async function benchHttp() {
       {
         label: "auth: /api/v1/users/me vs /api/ready",
         full: `${base}/api/v1/users/me`,
+        uncached: `${uncached.base}/api/v1/users/me`,
         bare: `${base}/api/ready`,
         fullHeaders: auth,
       },
     ];
-    const rows: { label: string; clients: number; full: Measured; bare: Measured; bareAuth?: Measured }[] =
-      [];
+    const rows: {
+      label: string;
+      clients: number;
+      full: Measured;
+      uncached: Measured;
+      bare: Measured;
+      bareAuth?: Measured;
+    }[] = [];
     for (const connections of CLIENT_COUNTS) {
       const measured = await measureInterleaved(
         pairs.flatMap((p) => [
           { name: `${p.label} full`, url: p.full, opts: { headers: p.fullHeaders, connections } },
+          { name: `${p.label} uncached`, url: p.uncached, opts: { headers: p.fullHeaders, connections } },
           { name: `${p.label} bare`, url: p.bare, opts: { connections } },
           ...(p.bareAuth ? [{ name: `${p.label} bare+auth`, url: p.bareAuth, opts: { connections } }] : []),
         ]),
@@ -153,6 +165,7 @@ export async function benchHttp() {
           label: p.label,
           clients: connections,
           full: byName.get(`${p.label} full`)!,
+          uncached: byName.get(`${p.label} uncached`)!,
           bare: byName.get(`${p.label} bare`)!,
           bareAuth: byName.get(`${p.label} bare+auth`),
         });
@@ -161,26 +174,32 @@ export async function benchHttp() {
 
     console.log("\n## every read near the bare database (PostgreSQL, same SQL, same pool)");
     console.log(
-      "| route | clients | full p50 ms | bare p50 ms | full req/s | bare req/s | ratio | bare+auth req/s | full / bare+auth | errors |",
+      "| route | clients | full p50 ms | bare p50 ms | full req/s | bare req/s | ratio | cache off: p50 ms | req/s | ratio | bare+auth req/s | full / bare+auth | CPU ms/req full, cache off, bare | errors |",
     );
-    console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|");
     let met = 0;
     for (const r of rows) {
       const ratio = r.full.rps / r.bare.rps;
       if (ratio >= TARGET) met++;
       console.log(
         `| ${r.label} | ${r.clients} | ${r.full.p50} | ${r.bare.p50} | ${r.full.rps.toFixed(0)} | ${r.bare.rps.toFixed(0)} | ${ratio.toFixed(2)} | ` +
+          `${r.uncached.p50} | ${r.uncached.rps.toFixed(0)} | ${(r.uncached.rps / r.bare.rps).toFixed(2)} | ` +
           `${r.bareAuth ? r.bareAuth.rps.toFixed(0) : "-"} | ${r.bareAuth ? (r.full.rps / r.bareAuth.rps).toFixed(2) : "-"} | ` +
-          `${r.full.errors + r.bare.errors + (r.bareAuth?.errors ?? 0)} |`,
+          `${[r.full, r.uncached, r.bare].map((m) => (m.cpuMs ?? 0).toFixed(2)).join(", ")} | ` +
+          `${r.full.errors + r.uncached.errors + r.bare.errors + (r.bareAuth?.errors ?? 0)} |`,
       );
     }
     console.log(`${met} of ${rows.length} at or above ${TARGET}x (req/s full / bare)`);
     console.log(
       "bare+auth: the bare twin plus the session check the guard runs for a JWT (one prepared query)",
     );
+    console.log(
+      "cache off: the same server with AUTH_SESSION_CACHE=off (the guard queries on every request, as before ADR 034)",
+    );
     for (const [name, qs] of Object.entries(sqlOf)) console.log(`${name}: ${qs.length} statements`);
   } finally {
     await bare.close();
+    await uncached.app.close();
     await app.close();
     await handle.close();
   }

@@ -45,6 +45,7 @@ const envSchema = z
     ),
     ACCESS_TOKEN_EXPIRE_MINUTES: positiveInt(30),
     REFRESH_TOKEN_EXPIRE_DAYS: positiveInt(7),
+    AUTH_SESSION_CACHE: z.enum(["on", "off"]).default("on"),
     CORS_ORIGINS: optionalString,
     ADMIN_EMAIL: z.email().default("admin@example.com"),
     ADMIN_PASSWORD: optionalString.pipe(
@@ -134,6 +135,8 @@ export interface Config {
   jwtSecret?: string;
   accessTokenMinutes: number;
   refreshTokenDays: number;
+  /** Cache the JWT guard's session check per node, invalidated by LISTEN/NOTIFY (ADR 034). */
+  authSessionCache: boolean;
   corsOrigins: string[];
   adminEmail: string;
   adminPassword?: string;
@@ -261,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: e.JWT_SECRET,
     accessTokenMinutes: e.ACCESS_TOKEN_EXPIRE_MINUTES,
     refreshTokenDays: e.REFRESH_TOKEN_EXPIRE_DAYS,
+    authSessionCache: e.AUTH_SESSION_CACHE === "on",
     corsOrigins: [...new Set(corsOrigins)],
     adminEmail: e.ADMIN_EMAIL.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,

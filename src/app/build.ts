@@ -123,7 +123,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
     accessTokenMinutes: config.accessTokenMinutes,
     refreshTokenDays: config.refreshTokenDays,
   });
-  const auth = createAuthService({ tokens });
+  const auth = createAuthService({ tokens, sessionCache: config.authSessionCache });
   const deps: ModuleDeps = { config, tokens, auth, tenants, fileStorage: appDeps.fileStorage };
   const oauthServers = createOAuthServers({
     publicUrl: config.publicUrl,

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, ilike, inArray, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client.js";
 import { paginate } from "../../platform/db/paginate.js";
+import { preparedRead } from "../../platform/db/prepared.js";
 import { likePattern } from "../../platform/http/pagination.js";
 import { normalizeTaxIdInput } from "../../platform/tax-id.js";
 import { type ContactType, contactCodeCounters, contacts } from "./tables.js";
@@ -34,8 +35,16 @@ export function findContactsByIds(db: Db, ids: string[]) {
     .where(inArray(contacts.id, [...new Set(ids)]));
 }
 
+const contactById = preparedRead("cuadra_contact_by_id", (db) =>
+  db
+    .select()
+    .from(contacts)
+    .where(eq(contacts.id, sql.placeholder("id")))
+    .limit(1),
+);
+
 export async function findContact(db: Db, id: string) {
-  const [row] = await db.select().from(contacts).where(eq(contacts.id, id)).limit(1);
+  const [row] = await contactById(db, { id });
   return row;
 }
 

@@ -57,7 +57,7 @@ describe("changes take effect on the very next request", () => {
     expectUnauthorized(await t.as(u.token, { method: "GET", url: "/api/v1/users/me" }));
   });
 
-  it("a user deactivated in the database by any other path is refused too (checked per request)", async () => {
+  it("a user deactivated in the database by any other path is refused too (the triggers notify every node)", async () => {
     const u = await t.userWith([]);
     await t.db.update(users).set({ isActive: false }).where(eq(users.id, u.id));
     expectUnauthorized(await t.as(u.token, { method: "GET", url: "/api/v1/users/me" }));

@@ -2,6 +2,7 @@ import { eq, type SQL, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Actor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/client.js";
+import { preparedRead } from "../../platform/db/prepared.js";
 import { ConflictError, NotFoundError } from "../../platform/http/errors.js";
 import { type BudgetState, budgets } from "./tables.js";
 
@@ -25,8 +26,16 @@ export function visibleBudgetsCondition(actor: Actor | null, budgetIdColumn: PgC
   return sql`${budgetIdColumn} in (select ${budgets.id} from ${budgets} where ${budgets.companyId} = ${actor.companyId})`;
 }
 
+const budgetById = preparedRead("cuadra_budget_by_id", (db) =>
+  db
+    .select()
+    .from(budgets)
+    .where(eq(budgets.id, sql.placeholder("id")))
+    .limit(1),
+);
+
 export async function loadBudget(db: Db, budgetId: string, actor: Actor | null): Promise<BudgetRow> {
-  const [row] = await db.select().from(budgets).where(eq(budgets.id, budgetId)).limit(1);
+  const [row] = await budgetById(db, { id: budgetId });
   if (!row || !canSeeBudget(actor, row)) throw new NotFoundError("Budget");
   return row;
 }

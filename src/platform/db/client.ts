@@ -4,6 +4,12 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { lazyImport } from "../lazy.js";
+import {
+  listenOnPostgres,
+  type NotificationListener,
+  type PostgresListenOptions,
+  type StopListening,
+} from "./notifications.js";
 
 /** A Drizzle database or transaction: both drivers share the pg-core query builder. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -26,6 +32,11 @@ export interface DatabaseHandle {
    * run in parallel on several connections. PGlite has one connection shared with the writers.
    */
   readOnly?(): Db;
+  /**
+   * LISTEN on `channel` for as long as the handle is open: PostgreSQL on a dedicated connection
+   * that reconnects, PGlite in process (its notifications arrive before the committing query returns).
+   */
+  listen(channel: string, listener: NotificationListener): StopListening;
   close(): Promise<void>;
   /** PGlite only: a consistent gzipped tarball of the data directory, taken while it stays open. */
   dumpDataDir?(): Promise<Blob>;
@@ -45,6 +56,8 @@ export interface OpenOptions {
   onPoolError?: (err: Error) => void;
   /** Sees every SQL statement Drizzle sends (benchmarks capture the SQL a route runs). */
   logQuery?: (query: string, params: unknown[]) => void;
+  /** PostgreSQL: how LISTEN connections reconnect and check they are alive. */
+  listen?: PostgresListenOptions;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
@@ -86,6 +99,7 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
     postgresqlconf: PGLITE_CONF,
   });
   const db = drizzlePglite(client, { logger: queryLogger(options) }) as unknown as Db;
+  const listeners = new Set<StopListening>();
   return {
     kind: "pglite",
     db,
@@ -95,7 +109,24 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
     },
     prepared: async <T>(_name: string, text: string, params: unknown[]) =>
       (await client.query<T>(text, params)).rows,
+    listen: (channel, listener) => {
+      let stopped = false;
+      const unlisten = client.listen(channel, (payload) => listener.onNotify(payload));
+      void unlisten.then(
+        () => stopped || listener.onListening(),
+        () => listener.onLost(),
+      );
+      const stop: StopListening = async () => {
+        stopped = true;
+        listeners.delete(stop);
+        listener.onLost();
+        if (!client.closed) await (await unlisten.catch(() => null))?.();
+      };
+      listeners.add(stop);
+      return stop;
+    },
     close: async () => {
+      for (const stop of [...listeners]) await stop();
       if (!client.closed) await client.close();
     },
     dumpDataDir: () => client.dumpDataDir("gzip"),
@@ -130,6 +161,7 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   const pool = openPool(url, options);
   const db = drizzlePg(pool, { logger: queryLogger(options) }) as unknown as Db;
   let reader: { pool: pg.Pool; db: Db } | undefined;
+  const listeners = new Set<StopListening>();
   return {
     kind: "postgres",
     db,
@@ -150,7 +182,17 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
       }
       return reader.db;
     },
+    listen: (channel, listener) => {
+      const stopListening = listenOnPostgres(url, channel, listener, options.listen);
+      const stop: StopListening = async () => {
+        listeners.delete(stop);
+        await stopListening();
+      };
+      listeners.add(stop);
+      return stop;
+    },
     close: async () => {
+      for (const stop of [...listeners]) await stop();
       await Promise.all([pool, reader?.pool].map((p) => (p && !p.ended ? p.end() : undefined)));
     },
   };

@@ -11,9 +11,30 @@ export async function queryOne<T>(db: Db, query: SQL): Promise<T | undefined> {
   return (await queryRows<T>(db, query))[0];
 }
 
+/** What to run once the outermost transaction commits, by every transaction object inTransaction made. */
+const onCommit = new WeakMap<Db, Array<() => void>>();
+
 /** Runs `work` in one transaction; nested calls become savepoints. */
-export function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
-  return db.transaction((tx) => work(tx as unknown as Db));
+export async function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  const outer = onCommit.get(db);
+  const callbacks = outer ?? [];
+  const result = await db.transaction((tx) => {
+    onCommit.set(tx as unknown as Db, callbacks);
+    return work(tx as unknown as Db);
+  });
+  if (!outer) for (const callback of callbacks) callback();
+  return result;
+}
+
+/**
+ * Runs `callback` once what `db` wrote is committed: after the outermost inTransaction when `db`
+ * is one of its transactions, at once otherwise (a statement outside a transaction has committed).
+ * Nothing runs when the transaction rolls back.
+ */
+export function afterCommit(db: Db, callback: () => void) {
+  const pending = onCommit.get(db);
+  if (pending) pending.push(callback);
+  else callback();
 }
 
 /** PostgreSQL SQLSTATE of a driver error (node-postgres and PGlite both expose `code`). */

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gte, ilike, inArray, lte, or, type SQL, sql } from 
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../../platform/db/client.js";
 import { type Page, paginateBounded } from "../../../platform/db/paginate.js";
+import { preparedRead } from "../../../platform/db/prepared.js";
 import { equalsAnyOf, insertUnnest } from "../../../platform/db/sql.js";
 import { likePattern } from "../../../platform/http/pagination.js";
 import { entries, entryCounts, entryLines, fiscalYears, journals, subaccounts } from "../tables.js";
@@ -122,32 +123,49 @@ export async function insertEntryLines(tx: Db, rows: EntryLineInsert[]) {
   return tx.insert(entryLines).values(rows).returning();
 }
 
+const entryById = preparedRead("cuadra_entry_by_id", (db) =>
+  selectEntryViews(db)
+    .where(eq(entries.id, sql.placeholder("id")))
+    .limit(1),
+);
+
 export async function findEntry(db: Db, id: string): Promise<EntryView | undefined> {
-  const [row] = await selectEntryViews(db).where(eq(entries.id, id)).limit(1);
+  const [row] = await entryById(db, { id });
   return row;
 }
 
+const lineViewColumns = {
+  id: entryLines.id,
+  entryId: entryLines.entryId,
+  lineNo: entryLines.lineNo,
+  subaccountId: entryLines.subaccountId,
+  subaccountCode: subaccounts.code,
+  subaccountName: subaccounts.name,
+  debit: entryLines.debit,
+  credit: entryLines.credit,
+  description: entryLines.description,
+};
+
+const selectLineViews = (db: Db) =>
+  db
+    .select(lineViewColumns)
+    .from(entryLines)
+    .innerJoin(subaccounts, eq(subaccounts.id, entryLines.subaccountId));
+
+const linesOfEntry = preparedRead("cuadra_entry_lines", (db) =>
+  selectLineViews(db)
+    .where(eq(entryLines.entryId, sql.placeholder("entryId")))
+    .orderBy(asc(entryLines.lineNo)),
+);
+
 export function findEntryLines(db: Db, entryId: string): Promise<EntryLineView[]> {
-  return findLinesOfEntries(db, [entryId]);
+  return linesOfEntry(db, { entryId });
 }
 
 /** The lines of several entries in one query, in entry then line order. */
 export async function findLinesOfEntries(db: Db, entryIds: string[]): Promise<EntryLineView[]> {
   if (!entryIds.length) return [];
-  return db
-    .select({
-      id: entryLines.id,
-      entryId: entryLines.entryId,
-      lineNo: entryLines.lineNo,
-      subaccountId: entryLines.subaccountId,
-      subaccountCode: subaccounts.code,
-      subaccountName: subaccounts.name,
-      debit: entryLines.debit,
-      credit: entryLines.credit,
-      description: entryLines.description,
-    })
-    .from(entryLines)
-    .innerJoin(subaccounts, eq(subaccounts.id, entryLines.subaccountId))
+  return selectLineViews(db)
     .where(inArray(entryLines.entryId, entryIds))
     .orderBy(asc(entryLines.entryId), asc(entryLines.lineNo));
 }

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
 import { type Page, paginateBounded } from "../../../platform/db/paginate.js";
+import { preparedRead } from "../../../platform/db/prepared.js";
 import { queryOne } from "../../../platform/db/sql.js";
 import { likePattern } from "../../../platform/http/pagination.js";
 import { normalizeTaxIdInput } from "../../../platform/tax-id.js";
@@ -37,14 +38,22 @@ const toHeader = (r: { document: DocumentRow; seriesCode: string }): DocumentHea
   seriesCode: r.seriesCode,
 });
 
-export async function findDocument(db: Db, id: string, opts: { lock?: boolean } = {}) {
-  const query = db
+const selectHeaders = (db: Db) =>
+  db
     .select(headerColumns)
     .from(documents)
-    .innerJoin(documentSeries, eq(documentSeries.id, documents.seriesId))
-    .where(eq(documents.id, id))
-    .limit(1);
-  const [row] = await (opts.lock ? query.for("update", { of: documents }) : query);
+    .innerJoin(documentSeries, eq(documentSeries.id, documents.seriesId));
+
+const documentById = preparedRead("cuadra_document_by_id", (db) =>
+  selectHeaders(db)
+    .where(eq(documents.id, sql.placeholder("id")))
+    .limit(1),
+);
+
+export async function findDocument(db: Db, id: string, opts: { lock?: boolean } = {}) {
+  const [row] = opts.lock
+    ? await selectHeaders(db).where(eq(documents.id, id)).limit(1).for("update", { of: documents })
+    : await documentById(db, { id });
   return row && toHeader(row);
 }
 
@@ -101,12 +110,16 @@ export async function findPurchaseInvoicesBySupplierNumber(db: Db, supplierNumbe
   return rows.map(toHeader);
 }
 
-export function linesOf(db: Db, documentId: string): Promise<LineRow[]> {
-  return db
+const linesOfDocument = preparedRead("cuadra_document_lines", (db) =>
+  db
     .select()
     .from(documentLines)
-    .where(eq(documentLines.documentId, documentId))
-    .orderBy(asc(documentLines.lineNo));
+    .where(eq(documentLines.documentId, sql.placeholder("documentId")))
+    .orderBy(asc(documentLines.lineNo)),
+);
+
+export function linesOf(db: Db, documentId: string): Promise<LineRow[]> {
+  return linesOfDocument(db, { documentId });
 }
 
 export function linesOfDocuments(db: Db, documentIds: string[]): Promise<LineRow[]> {
@@ -118,12 +131,16 @@ export function linesOfDocuments(db: Db, documentIds: string[]): Promise<LineRow
     .orderBy(asc(documentLines.documentId), asc(documentLines.lineNo));
 }
 
-export function taxesOf(db: Db, documentId: string): Promise<TaxRow[]> {
-  return db
+const taxesOfDocument = preparedRead("cuadra_document_taxes", (db) =>
+  db
     .select()
     .from(documentTaxes)
-    .where(eq(documentTaxes.documentId, documentId))
-    .orderBy(asc(documentTaxes.kind), desc(documentTaxes.rate));
+    .where(eq(documentTaxes.documentId, sql.placeholder("documentId")))
+    .orderBy(asc(documentTaxes.kind), desc(documentTaxes.rate)),
+);
+
+export function taxesOf(db: Db, documentId: string): Promise<TaxRow[]> {
+  return taxesOfDocument(db, { documentId });
 }
 
 export function taxesOfDocuments(db: Db, documentIds: string[]): Promise<TaxRow[]> {
@@ -135,12 +152,16 @@ export function taxesOfDocuments(db: Db, documentIds: string[]): Promise<TaxRow[
     .orderBy(asc(documentTaxes.documentId), asc(documentTaxes.kind), desc(documentTaxes.rate));
 }
 
-export function duesOf(db: Db, documentId: string): Promise<DueRow[]> {
-  return db
+const duesOfDocument = preparedRead("cuadra_document_dues", (db) =>
+  db
     .select()
     .from(documentDues)
-    .where(eq(documentDues.documentId, documentId))
-    .orderBy(asc(documentDues.sequence));
+    .where(eq(documentDues.documentId, sql.placeholder("documentId")))
+    .orderBy(asc(documentDues.sequence)),
+);
+
+export function duesOf(db: Db, documentId: string): Promise<DueRow[]> {
+  return duesOfDocument(db, { documentId });
 }
 
 export function duesOfDocuments(db: Db, documentIds: string[]): Promise<DueRow[]> {

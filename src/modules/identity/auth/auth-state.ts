@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { DatabaseHandle, Db } from "../../../platform/db/client.js";
 import { queryOne } from "../../../platform/db/sql.js";
 import { authzEpoch } from "../tables.js";
+import { forgetAfterCommit } from "./session-cache.js";
 
 export interface Grants {
   roles: { id: string; name: string }[];
@@ -71,6 +72,7 @@ export async function bumpAuthzEpoch(db: Db) {
     .insert(authzEpoch)
     .values({ id: 1, version: 1 })
     .onConflictDoUpdate({ target: authzEpoch.id, set: { version: sql`${authzEpoch.version} + 1` } });
+  forgetAfterCommit(db, "all");
 }
 
 /** Permission sets by tenant and user, valid while the tenant's authz epoch has not moved. */

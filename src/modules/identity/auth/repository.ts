@@ -4,6 +4,7 @@ import { paginate } from "../../../platform/db/paginate.js";
 import { queryOne } from "../../../platform/db/sql.js";
 import { likePattern } from "../../../platform/http/pagination.js";
 import { loginAudit, refreshTokens, revokedAccessTokens, sessions, users } from "../tables.js";
+import { forgetAfterCommit } from "./session-cache.js";
 
 export const LOGIN_WINDOW_MINUTES = 15;
 export const MAX_FAILED_LOGINS = 5;
@@ -163,6 +164,7 @@ export async function markRefreshTokenUsed(db: Db, jti: string) {
 
 export async function denyAccessToken(db: Db, jti: string, expiresAt: Date) {
   await db.insert(revokedAccessTokens).values({ jti, expiresAt }).onConflictDoNothing();
+  forgetAfterCommit(db, { jti });
 }
 
 /** Deny-list entries are useless once their token has expired. */
@@ -183,6 +185,7 @@ export async function revokeUserSessions(db: Db, userId: string, reason: string,
         exceptSessionId ? sql`${sessions.id} <> ${exceptSessionId}` : undefined,
       ),
     );
+  forgetAfterCommit(db, { userId });
 }
 
 export async function revokeSession(db: Db, sessionId: string, reason: string) {
@@ -190,4 +193,5 @@ export async function revokeSession(db: Db, sessionId: string, reason: string) {
     .update(sessions)
     .set({ revokedAt: new Date(), revokedReason: reason })
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+  forgetAfterCommit(db, { sessionId });
 }

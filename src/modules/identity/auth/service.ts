@@ -15,6 +15,7 @@ export const REFRESH_REUSE_GRACE_MS = 10_000;
 import { GrantsCache, loadGrants, loadSessionState } from "./auth-state.js";
 import { KeyedQueue } from "./keyed-queue.js";
 import * as repo from "./repository.js";
+import { sessionCacheOf } from "./session-cache.js";
 
 export interface TokenPair {
   accessToken: string;
@@ -29,8 +30,9 @@ export interface ClientInfo {
 
 const INVALID_LOGIN = "Incorrect email or password";
 
-export function createAuthService(deps: { tokens: TokenService }) {
+export function createAuthService(deps: { tokens: TokenService; sessionCache?: boolean }) {
   const { tokens } = deps;
+  const useSessionCache = deps.sessionCache ?? true;
 
   async function issuePair(db: Db, tenantId: string, userId: string, sessionId: string): Promise<TokenPair> {
     const subject = { userId, tenantId, sessionId };
@@ -169,14 +171,24 @@ export function createAuthService(deps: { tokens: TokenService }) {
   const grantsCache = new GrantsCache();
 
   /**
-   * Authenticator for user JWTs: one prepared query checks the user, session, deny list and
-   * authz epoch; roles and permissions come from the cache unless the epoch moved.
+   * Authenticator for user JWTs: the user, session, deny list and authz epoch come from this
+   * node's session cache (ADR 034) or one prepared query; roles and permissions from the grants
+   * cache unless the epoch moved.
    */
   const authenticateJwt: Authenticator = async (request: FastifyRequest, credential: string) => {
     const claims = await tokens.verify(credential, "access", request.tenant.id);
     if (!claims) return null;
-    const state = await loadSessionState(request.tenant.handle, claims.sub, claims.sid, claims.jti);
-    if (!state?.is_active || !state.session_active || state.denied) return null;
+    const { handle } = request.tenant;
+    const cache = useSessionCache ? sessionCacheOf(handle) : undefined;
+    let state = cache?.get(claims);
+    if (!state) {
+      const version = cache?.version;
+      state = await loadSessionState(handle, claims.sub, claims.sid, claims.jti);
+      if (!state?.is_active || !state.session_active || state.denied) return null;
+      // Only live sessions are remembered: a refusal is final, or undone by a change (reactivation)
+      // that must not wait for a notification.
+      if (cache && version !== undefined) cache.store(claims, state, version);
+    }
     const epoch = String(state.epoch);
     let grants = grantsCache.get(request.tenant.id, state.id, epoch);
     if (!grants) {

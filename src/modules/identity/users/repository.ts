@@ -2,6 +2,7 @@ import { and, asc, count, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
 import { paginate } from "../../../platform/db/paginate.js";
 import { likePattern } from "../../../platform/http/pagination.js";
+import { forgetAfterCommit } from "../auth/session-cache.js";
 import { permissions, rolePermissions, roles, userRoles, users } from "../tables.js";
 
 export type UserRow = typeof users.$inferSelect;
@@ -116,6 +117,7 @@ export async function insertUser(db: Db, values: UserInsert): Promise<string> {
 
 export async function updateUserRow(db: Db, id: string, values: Partial<UserInsert>) {
   await db.update(users).set(values).where(eq(users.id, id));
+  forgetAfterCommit(db, { userId: id });
 }
 
 /** E-mail of each given user that still exists. */
