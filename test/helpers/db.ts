@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { inject } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../../src/platform/db/client.js";
+import { type DataDirTree, readDataDirTar, templateFs } from "./pglite-template.js";
 import { adminPool, databaseUrl } from "./postgres.js";
 
 export interface TestDatabase {
@@ -13,29 +14,8 @@ export interface TestDatabase {
 
 export const onPostgres = () => Boolean(process.env.TEST_DATABASE_URL);
 
-/**
- * The suite's template dump, read once per worker (the worker runs file after file, ADR 014).
- * PGlite reads a `loadDataDir` Blob with `arrayBuffer()`, which Node's Blob answers by streaming
- * and concatenating its 35-45 MB again at every call (~0.1 CPU s per open, ADR 033): this one
- * hands out the bytes it read. PGlite only reads them (untar, then copies each file into its
- * in-memory file system), so every database still starts from the same pristine bytes.
- */
-class DumpBlob extends Blob {
-  readonly #buffer: ArrayBuffer;
-  constructor(buffer: ArrayBuffer) {
-    super([buffer]);
-    this.#buffer = buffer;
-  }
-  override arrayBuffer(): Promise<ArrayBuffer> {
-    return Promise.resolve(this.#buffer);
-  }
-}
-let pgliteDump: Blob | undefined;
-
-function readDump(path: string): Blob {
-  const file = readFileSync(path);
-  return new DumpBlob(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer);
-}
+/** The suite's template dump, read and unpacked once per worker (the worker runs file after file, ADR 014). */
+let pgliteTemplate: DataDirTree | undefined;
 
 /** A fresh, migrated and bootstrapped database of its own: a copy of the suite's template. */
 export async function createTestDatabase(): Promise<TestDatabase> {
@@ -59,7 +39,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       },
     };
   }
-  pgliteDump ??= readDump(inject("pgliteDump"));
-  const handle = await openDatabase({ loadDataDir: pgliteDump });
+  pgliteTemplate ??= readDataDirTar(new Uint8Array(readFileSync(inject("pgliteDump"))));
+  const handle = await openDatabase({ pgliteFs: await templateFs(pgliteTemplate) });
   return { handle, destroy: () => handle.close() };
 }

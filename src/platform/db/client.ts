@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
+import type { PGliteOptions } from "@electric-sql/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
@@ -49,6 +50,8 @@ export interface OpenOptions {
   dataDir?: string;
   /** PGlite: start from a dump made with dumpDataDir() (tests). */
   loadDataDir?: Blob | File;
+  /** PGlite: an in-memory file system that already holds a data directory (tests, ADR 037). */
+  pgliteFs?: PGliteOptions["fs"];
   /** node-postgres pool size. */
   poolSize?: number;
   /** How long a request waits for a pooled connection before it fails (a 503); default 5 s. */
@@ -96,6 +99,7 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
   const { PGlite, drizzlePglite } = await pglite();
   const client = await PGlite.create(options.dataDir, {
     loadDataDir: options.loadDataDir,
+    fs: options.pgliteFs,
     postgresqlconf: PGLITE_CONF,
   });
   const db = drizzlePglite(client, { logger: queryLogger(options) }) as unknown as Db;
