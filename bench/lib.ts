@@ -25,6 +25,8 @@ export interface Measured {
    * request: far less moved by other load on the machine than req/s. PostgreSQL's are not counted.
    */
   cpuMs?: number;
+  /** Requests completed in the measurement. */
+  requests?: number;
 }
 
 /** CPU milliseconds this process used since `since` (process.cpuUsage()). */
@@ -98,6 +100,7 @@ export async function measure(
     p99: result.latency.p99,
     errors,
     cpuMs: cpuMsSince(cpu) / Math.max(1, result.requests.total),
+    requests: result.requests.total,
   };
 }
 

@@ -1,3 +1,6 @@
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
 import {
   Client,
   SSEClientTransport,
@@ -9,12 +12,9 @@ import {
   BENCH_ROUNDS,
   BENCH_SECONDS,
   cpuMsSince,
-  freshDatabase,
-  login,
+  cpuSeconds,
   type Measured,
   measure,
-  report,
-  startApp,
 } from "./lib.js";
 
 const PAGE = { limit: 50, offset: 0 };
@@ -55,15 +55,74 @@ async function measureTool(name: string, connect: () => Transport, modern = fals
   latencies.sort((a, b) => a - b);
   const at = (q: number) =>
     Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]);
-  return { name, rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), errors, cpuMs };
+  return {
+    name,
+    rps: latencies.length / seconds,
+    p50: at(0.5),
+    p99: at(0.99),
+    errors,
+    cpuMs,
+    requests: latencies.length,
+  };
 }
 
-/**
- * MCP tool calls per second against the REST route reading the same page, same run.
- * `apiToken` needs both the api_access and the mcp rules.
- */
-export async function benchMcp(base: string, apiToken: string): Promise<Measured[]> {
-  const headers = { authorization: `Bearer ${apiToken}` };
+/** The server process: its CPU per request is read apart from the bench's own. */
+interface BenchServer {
+  base: string;
+  token: string;
+  pid: number;
+}
+
+/** A measurement with the server process's CPU milliseconds per request it served. */
+type ServerMeasured = Measured & { serverCpuMs: number };
+
+async function onServer(server: BenchServer, run: () => Promise<Measured>): Promise<ServerMeasured> {
+  const before = cpuSeconds(server.pid);
+  const measured = await run();
+  const used = (cpuSeconds(server.pid) - before) * 1000;
+  return { ...measured, serverCpuMs: used / Math.max(1, measured.requests ?? 0) };
+}
+
+function reportServer(
+  title: string,
+  rows: ServerMeasured[],
+  ratios: [string, ServerMeasured, ServerMeasured][],
+) {
+  console.log(`\n## ${title}`);
+  console.log("| route | req/s | p50 ms | p99 ms | errors | server CPU ms/req | bench process CPU ms/req |");
+  console.log("|---|---:|---:|---:|---:|---:|---:|");
+  for (const r of rows) {
+    const bench = r.cpuMs === undefined ? "-" : r.cpuMs.toFixed(2);
+    console.log(
+      `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.serverCpuMs.toFixed(2)} | ${bench} |`,
+    );
+  }
+  for (const [label, a, b] of ratios) {
+    console.log(
+      `ratio ${label}: req/s ${(a.rps / b.rps).toFixed(2)}; ` +
+        `server-side (REST CPU per request / this one's) ${(b.serverCpuMs / a.serverCpuMs).toFixed(2)}`,
+    );
+  }
+}
+
+const TARGET_KEYS = ["rest", "raw", "modern", "streamable", "sse"] as const;
+type TargetKey = (typeof TARGET_KEYS)[number];
+
+/** BENCH_MCP_TARGETS=rest,raw runs only those (more rounds in the same time); REST always runs. */
+function chosenTargets(): TargetKey[] {
+  const wanted = (process.env.BENCH_MCP_TARGETS ?? "").split(",").filter(Boolean);
+  const unknown = wanted.filter((key) => !TARGET_KEYS.includes(key as TargetKey));
+  if (unknown.length)
+    throw new Error(`BENCH_MCP_TARGETS: unknown ${unknown.join(", ")}; known: ${TARGET_KEYS.join(", ")}`);
+  return wanted.length
+    ? TARGET_KEYS.filter((key) => key === "rest" || wanted.includes(key))
+    : [...TARGET_KEYS];
+}
+
+/** The five measurements against one server: REST, the raw 2026-07-28 POST, and three SDK clients. */
+function targetsOf(server: BenchServer): Record<TargetKey, () => Promise<Measured>> {
+  const { base } = server;
+  const headers = { authorization: `Bearer ${server.token}` };
   // The same call sent by autocannon, as REST is: the server's cost without the SDK client's.
   const call = { name: "list_contacts", arguments: PAGE };
   const envelope = {
@@ -73,106 +132,126 @@ export async function benchMcp(base: string, apiToken: string): Promise<Measured
   };
   const endpoint = () =>
     new StreamableHTTPClientTransport(new URL("/api/mcp", base), { requestInit: { headers } });
-  const targets: [string, () => Promise<Measured>][] = [
-    [
-      "rest",
-      () =>
-        measure(
-          `GET /api/clients?limit=${PAGE.limit}&skip=${PAGE.offset}`,
-          `${base}/api/clients?limit=${PAGE.limit}&skip=${PAGE.offset}`,
-          { headers },
-        ),
-    ],
-    [
-      "raw",
-      () =>
-        measure("POST /api/mcp tools/call, 2026-07-28 (raw)", `${base}/api/mcp`, {
-          method: "POST",
-          headers: {
-            ...headers,
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-            "mcp-protocol-version": "2026-07-28",
-            "mcp-method": "tools/call",
-            "mcp-name": call.name,
-          },
-          body: JSON.stringify({
-            jsonrpc: "2.0",
-            id: 1,
-            method: "tools/call",
-            params: { ...call, _meta: envelope },
-          }),
+  return {
+    rest: () =>
+      measure(
+        `GET /api/clients?limit=${PAGE.limit}&skip=${PAGE.offset}`,
+        `${base}/api/clients?limit=${PAGE.limit}&skip=${PAGE.offset}`,
+        { headers },
+      ),
+    raw: () =>
+      measure("POST /api/mcp tools/call, 2026-07-28 (raw)", `${base}/api/mcp`, {
+        method: "POST",
+        headers: {
+          ...headers,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/call",
+          "mcp-name": call.name,
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { ...call, _meta: envelope },
         }),
-    ],
-    ["modern", () => measureTool("MCP list_contacts, 2026-07-28 (SDK v2 client)", endpoint, true)],
-    ["streamable", () => measureTool("MCP list_contacts, 2025 Streamable HTTP (SDK client)", endpoint)],
-    [
-      "sse",
-      () =>
-        measureTool(
-          "MCP list_contacts, SSE (SDK client)",
-          () => new SSEClientTransport(new URL("/api/mcp/sse", base), { requestInit: { headers } }),
-        ),
-    ],
-  ];
-  // Interleaved rounds, each target's median round kept: background load hits all of them alike.
-  const runs = new Map<string, Measured[]>();
-  for (let round = 0; round < BENCH_ROUNDS; round++) {
-    for (const [key, run] of targets) runs.set(key, [...(runs.get(key) ?? []), await run()]);
-  }
-  const median = (key: string) => {
-    const sorted = [...runs.get(key)!].sort((a, b) => a.rps - b.rps);
-    return sorted[Math.floor(sorted.length / 2)]!;
+      }),
+    modern: () => measureTool("MCP list_contacts, 2026-07-28 (SDK v2 client)", endpoint, true),
+    streamable: () => measureTool("MCP list_contacts, 2025 Streamable HTTP (SDK client)", endpoint),
+    sse: () =>
+      measureTool(
+        "MCP list_contacts, SSE (SDK client)",
+        () => new SSEClientTransport(new URL("/api/mcp/sse", base), { requestInit: { headers } }),
+      ),
   };
-  const [rest, rawModern, modern, streamable, sse] = targets.map(([key]) => median(key)) as [
-    Measured,
-    Measured,
-    Measured,
-    Measured,
-    Measured,
-  ];
-  report(
-    `MCP (${BENCH_CONNECTIONS} concurrent clients, ${BENCH_SECONDS} s each, median of ${BENCH_ROUNDS} interleaved rounds)`,
-    [rest, rawModern, modern, streamable, sse],
-    [
-      ["2026-07-28 raw POST / REST", rawModern, rest],
-      ["2026-07-28 / REST", modern, rest],
-      ["Streamable HTTP / REST", streamable, rest],
-      ["SSE / REST", sse, rest],
-    ],
-  );
-  return [rest, rawModern, modern, streamable, sse];
 }
 
-/** `npm run bench -- mcp`: a fresh PostgreSQL database with one company and 200 contacts. */
-export async function benchMcpSection() {
-  const { handle } = await freshDatabase("cuadra_bench_mcp");
-  const { app, base } = await startApp(handle);
-  try {
-    const jwt = await login(base);
-    const call = async (path: string, body: unknown) => {
-      const res = await fetch(`${base}${path}`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${jwt}`, "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      if (res.status !== 201) throw new Error(`bench setup ${path}: ${res.status} ${await res.text()}`);
-      return (await res.json()) as { id: string; token?: string };
-    };
-    const company = await call("/api/companies", { name: "Bench SL", tax_id: "B12345674" });
-    for (let i = 0; i < 200; i++) {
-      await call("/api/clients", {
-        company_id: company.id,
-        contact_type: i % 3 === 0 ? "supplier" : "customer",
-        name: `Contact ${String(i).padStart(3, "0")}`,
-        email: `contact${i}@example.com`,
-        city: "Madrid",
-      });
+/**
+ * MCP tool calls per second against the REST route reading the same page, with the server's CPU
+ * per request for each, on every server given (a baseline checkout beside this one): rounds
+ * interleaved, each target run on each server in turn, each one's median round kept, so
+ * background load hits all of them alike. Tokens need both the api_access and the mcp rules.
+ */
+export async function benchMcp(servers: { label: string; server: BenchServer }[]) {
+  const runs = new Map<string, ServerMeasured[]>();
+  const targets = servers.map(({ server }) => targetsOf(server));
+  const keys = chosenTargets();
+  for (let round = 0; round < BENCH_ROUNDS; round++) {
+    for (const key of keys) {
+      for (const [i, { label, server }] of servers.entries()) {
+        const id = `${label}/${key}`;
+        runs.set(id, [...(runs.get(id) ?? []), await onServer(server, targets[i]![key])]);
+      }
     }
-    const { token } = await call("/api/api-tokens", { name: "bench", scopes: ["api_access", "mcp"] });
-    await benchMcp(base, token!);
+  }
+  const median = (id: string) => {
+    const sorted = [...runs.get(id)!].sort((a, b) => a.rps - b.rps);
+    return sorted[Math.floor(sorted.length / 2)]!;
+  };
+  const RATIO_LABELS: Record<Exclude<TargetKey, "rest">, string> = {
+    raw: "2026-07-28 raw POST / REST",
+    modern: "2026-07-28 / REST",
+    streamable: "Streamable HTTP / REST",
+    sse: "SSE / REST",
+  };
+  const results = servers.map(({ label }) => ({
+    label,
+    rows: keys.map((key) => median(`${label}/${key}`)),
+  }));
+  for (const { label, rows } of results) {
+    const rest = rows[0]!;
+    reportServer(
+      `MCP${servers.length > 1 ? ` (${label})` : ""}: ${BENCH_CONNECTIONS} concurrent clients, ${BENCH_SECONDS} s each, median of ${BENCH_ROUNDS} interleaved rounds`,
+      rows,
+      keys.slice(1).map((key, i) => [RATIO_LABELS[key as Exclude<TargetKey, "rest">], rows[i + 1]!, rest]),
+    );
+  }
+  return results;
+}
+
+/** Starts bench/mcp-server.ts of the checkout in `dir` (node + tsx, no npm wrapper: its pid is the server's). */
+async function startServer(dir: string, database: string) {
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/mcp-server.ts"], {
+    cwd: dir,
+    env: { ...process.env, BENCH_MCP_DATABASE: database },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = new Promise<never>((_, reject) =>
+    child.once("exit", (code) => reject(new Error(`${dir}/bench/mcp-server.ts exited ${code}`))),
+  );
+  const firstLine = new Promise<string>((resolve) =>
+    createInterface({ input: child.stdout! }).once("line", resolve),
+  );
+  const ready = JSON.parse(await Promise.race([firstLine, exited])) as { base: string; token: string };
+  exited.catch(() => undefined); // from here on, the exit is the one SIGTERM asks for
+  return { ...ready, pid: child.pid!, child };
+}
+
+/**
+ * `npm run bench -- mcp`: a fresh PostgreSQL database with one company and 200 contacts.
+ * With BENCH_MCP_BASELINE=<another checkout> (its bench/mcp-server.ts and src/), that checkout's
+ * server runs beside this one on its own database, measured in the same interleaved rounds.
+ */
+export async function benchMcpSection() {
+  const baseline = process.env.BENCH_MCP_BASELINE;
+  const started = [
+    { label: "this checkout", ...(await startServer(join(import.meta.dirname, ".."), "cuadra_bench_mcp")) },
+  ];
+  try {
+    if (baseline)
+      started.unshift({
+        label: `baseline ${baseline}`,
+        ...(await startServer(baseline, "cuadra_bench_mcp_base")),
+      });
+    await benchMcp(started.map(({ label, child: _child, ...server }) => ({ label, server })));
   } finally {
-    await app.close();
-    await handle.close();
+    await Promise.all(
+      started.map(({ child }) => {
+        const closed = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        return closed;
+      }),
+    );
   }
 }

@@ -5,6 +5,7 @@ import { benchHttp } from "./http.js";
 import { benchIdentity } from "./identity.js";
 import { benchLedger } from "./ledger.js";
 import { benchMcpSection } from "./mcp.js";
+import { benchMemory } from "./memory.js";
 import { benchPeer } from "./peer.js";
 import { benchStart } from "./start.js";
 import { benchTax } from "./tax.js";
@@ -19,6 +20,7 @@ const sections: Record<string, () => Promise<void>> = {
   tax: benchTax,
   banking: benchBanking,
   start: benchStart,
+  memory: benchMemory,
   peer: benchPeer,
   http: benchHttp,
 };

@@ -16,8 +16,20 @@ const ROOT = join(import.meta.dirname, "..");
 const SECRET = "bench-secret-bench-secret-bench-secret-0123456789";
 const COMMANDS = {
   compiled: [process.execPath, "dist/main.js"],
+  // What `npm start` runs (with the node flags it applies itself).
+  launcher: [process.execPath, "scripts/start.mjs"],
   tsx: [process.execPath, "--import", "tsx", "src/main.ts"],
 } as const;
+
+/**
+ * The node flags `npm start` gives the server (package.json's start script, each `${VAR:-default}`
+ * at its default): what the bench starts unless BENCH_NODE_ARGS says otherwise.
+ */
+export function npmStartNodeArgs(): string[] {
+  const script: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts.start;
+  const words = script.replace(/\$\{\w+:-([^}]*)\}/g, "$1").split(/\s+/);
+  return words.slice(1, words.indexOf("scripts/start.mjs"));
+}
 
 export const freePort = () =>
   new Promise<number>((resolve) => {
@@ -33,11 +45,15 @@ export const rssMb = (pid: number) => {
 };
 
 /** The server as a child process, once /api/ready answered: seconds, CPU seconds and RSS MB by then. */
-async function spawnServer(kind: keyof typeof COMMANDS, env: Record<string, string>) {
+export async function spawnServer(
+  kind: keyof typeof COMMANDS,
+  env: Record<string, string>,
+  nodeArgs = process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? npmStartNodeArgs(),
+) {
   const port = await freePort();
   const [cmd, ...entry] = COMMANDS[kind];
-  // BENCH_NODE_ARGS: V8 or node flags for the server process (e.g. --max-semi-space-size=4).
-  const args = [...(process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []), ...entry];
+  // BENCH_NODE_ARGS: V8 or node flags for the server process instead of npm start's (e.g. --max-semi-space-size=4).
+  const args = [...nodeArgs, ...entry];
   const started = performance.now();
   const child: ChildProcess = spawn(cmd, args, {
     cwd: ROOT,
@@ -83,7 +99,7 @@ async function startOnce(kind: keyof typeof COMMANDS, env: Record<string, string
   return { seconds: server.seconds, rss: server.rss, cpu: server.cpu };
 }
 
-async function pgDatabase(name: string) {
+export async function pgDatabase(name: string) {
   const base = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
@@ -160,6 +176,32 @@ export async function benchStart() {
   await rssUnderLoad();
 }
 
+/** A company and 200 contacts through the API; the first contact's id. */
+export async function seedContacts(base: string, jwt: string): Promise<string> {
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${base}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${jwt}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (res.status !== 201) throw new Error(`bench setup ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { id: string };
+  };
+  const company = await post("/api/companies", { name: "Bench SL", tax_id: "B12345674" });
+  let first = "";
+  for (let i = 0; i < 200; i++) {
+    const created = await post("/api/clients", {
+      company_id: company.id,
+      contact_type: "customer",
+      name: `Contact ${String(i).padStart(3, "0")}`,
+      email: `contact${i}@example.com`,
+      city: "Madrid",
+    });
+    first ||= created.id;
+  }
+  return first;
+}
+
 /**
  * RSS of the compiled server on PostgreSQL after start, then while BENCH_CONNECTIONS clients read
  * `GET /api/clients?limit=50` (200 contacts) for BENCH_SECONDS (peak, sampled every 100 ms), and
@@ -175,25 +217,7 @@ export async function rssUnderLoad() {
   });
   try {
     const jwt = await login(server.base);
-    const post = async (path: string, body: unknown) => {
-      const res = await fetch(`${server.base}${path}`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${jwt}`, "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      if (res.status !== 201) throw new Error(`bench setup ${path}: ${res.status} ${await res.text()}`);
-      return (await res.json()) as { id: string };
-    };
-    const company = await post("/api/companies", { name: "Bench SL", tax_id: "B12345674" });
-    for (let i = 0; i < 200; i++) {
-      await post("/api/clients", {
-        company_id: company.id,
-        contact_type: "customer",
-        name: `Contact ${String(i).padStart(3, "0")}`,
-        email: `contact${i}@example.com`,
-        city: "Madrid",
-      });
-    }
+    await seedContacts(server.base, jwt);
     const before = rssMb(server.pid);
     let peak = before;
     const sampler = setInterval(() => {

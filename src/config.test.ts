@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { nodeEntry } from "../test/helpers/cli-process.js";
-import { ConfigError, loadConfig } from "./config.js";
+import { ConfigError, isTimeZone, loadConfig } from "./config.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -178,5 +178,36 @@ describe("TRUST_PROXY", () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);
     expect(configError({ TRUST_PROXY: "yes" }).message).toContain("TRUST_PROXY");
+  });
+});
+
+describe("VERIFACTU_TIMEZONE", () => {
+  it("takes canonical IANA zones and their aliases, and refuses anything else", () => {
+    for (const zone of ["Europe/Madrid", "Atlantic/Canary", "UTC", "US/Eastern", "europe/madrid"])
+      expect(loadConfig({ VERIFACTU_TIMEZONE: zone }).verifactu.timezone).toBe(zone);
+    for (const zone of ["Mars/Olympus", "Madrid", "+01:00"])
+      expect(() => loadConfig({ VERIFACTU_TIMEZONE: zone })).toThrow(/VERIFACTU_TIMEZONE/);
+  });
+
+  it("checks a canonical zone without loading ICU's zone data (a DateTimeFormat)", () => {
+    const built = vi.spyOn(Intl, "DateTimeFormat");
+    try {
+      expect(isTimeZone("Europe/Madrid")).toBe(true);
+      expect(isTimeZone("Atlantic/Canary")).toBe(true);
+      expect(built).not.toHaveBeenCalled();
+      expect(isTimeZone("US/Eastern")).toBe(true);
+      expect(built).toHaveBeenCalledTimes(1);
+    } finally {
+      built.mockRestore();
+    }
+  });
+});
+
+describe("PGLITE_WASM_OPTIMIZE", () => {
+  it("is off by default, on with true, and refuses anything else", () => {
+    expect(loadConfig({}).pgliteWasmOptimize).toBe(false);
+    expect(loadConfig({ PGLITE_WASM_OPTIMIZE: "false" }).pgliteWasmOptimize).toBe(false);
+    expect(loadConfig({ PGLITE_WASM_OPTIMIZE: "true" }).pgliteWasmOptimize).toBe(true);
+    expect(configError({ PGLITE_WASM_OPTIMIZE: "1" }).message).toContain("PGLITE_WASM_OPTIMIZE");
   });
 });

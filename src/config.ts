@@ -9,6 +9,22 @@ const optionalString = z
   .transform((v) => (v === "" ? undefined : v))
   .optional();
 
+/**
+ * A zone Intl accepts. The canonical names are checked first: building a DateTimeFormat with a
+ * time zone makes ICU read its zone and calendar data, ~10 MB of the server's RSS from its start,
+ * though only issuing an invoice needs them. An alias (US/Eastern) or another spelling still passes
+ * through DateTimeFormat.
+ */
+export function isTimeZone(zone: string): boolean {
+  if (Intl.supportedValuesOf("timeZone").includes(zone)) return true;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -37,6 +53,7 @@ const envSchema = z
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     SHUTDOWN_GRACE_SECONDS: positiveInt(15),
     TRUST_PROXY: z.enum(["true", "false"]).default("false"),
+    PGLITE_WASM_OPTIMIZE: z.enum(["true", "false"]).default("false"),
     TRUSTED_PROXIES: optionalString,
     BASE_DOMAIN: optionalString,
     REDIS_URL: optionalString,
@@ -60,17 +77,7 @@ const envSchema = z
     VERIFACTU_TIMEZONE: z
       .string()
       .default("Europe/Madrid")
-      .refine(
-        (zone) => {
-          try {
-            new Intl.DateTimeFormat("en-US", { timeZone: zone });
-            return true;
-          } catch {
-            return false;
-          }
-        },
-        { message: "must be an IANA time zone, e.g. Europe/Madrid or Atlantic/Canary" },
-      ),
+      .refine(isTimeZone, { message: "must be an IANA time zone, e.g. Europe/Madrid or Atlantic/Canary" }),
     VERIFACTU_ENVIRONMENT: z.enum(["production", "test"]).default("production"),
     VERIFACTU_SUBMISSION: z.enum(["off", "on"]).default("off"),
     VERIFACTU_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https$/ }).optional()),
@@ -116,6 +123,11 @@ export interface Config {
   publicUrl: string;
   databaseUrl?: string;
   dataDir: string;
+  /**
+   * PGLITE_WASM_OPTIMIZE: let V8 recompile PGlite's hot functions with its optimizing compiler
+   * (TurboFan). Off by default: the server runs PGlite on the baseline code alone (ADR 038).
+   */
+  pgliteWasmOptimize: boolean;
   storageDir: string;
   maxUploadBytes: number;
   /** Undefined only in embedded mode before the data directory's secret has been read. */
@@ -255,6 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     trustProxy: e.TRUST_PROXY === "true",
+    pgliteWasmOptimize: e.PGLITE_WASM_OPTIMIZE === "true",
     trustedProxies: (e.TRUSTED_PROXIES ?? "")
       .split(",")
       .map((p) => p.trim())

@@ -2,6 +2,7 @@ import { buildApp } from "./app/build.js";
 import { registerLocalControl } from "./cli/server-control.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { publishLocalServer } from "./mcp/local-server-file.js";
+import { runWasmOnBaselineCode } from "./platform/db/client.js";
 import { migrateDatabase } from "./platform/db/migrate.js";
 import { terminalLogStream } from "./platform/http/logging.js";
 import { DataDirBusyError, describeHolder } from "./runtime/data-dir-lock.js";
@@ -37,6 +38,7 @@ async function main() {
     );
   }
   const jwtSecret = resolveJwtSecret(config);
+  if (!config.databaseUrl && !config.pgliteWasmOptimize) runWasmOnBaselineCode();
   step(
     config.databaseUrl
       ? "Connecting to PostgreSQL and applying migrations..."

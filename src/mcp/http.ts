@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Db } from "../platform/db/client.js";
+import type { DatabaseHandle } from "../platform/db/client.js";
 import type { TenantDirectory } from "../platform/db/tenancy.js";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "../platform/http/errors.js";
 import { bearerChallenge, type ResourceOptions } from "./resource-metadata.js";
@@ -67,11 +67,14 @@ export function hijack(reply: FastifyReply) {
 }
 
 /** The request's tenant database, looked up again at each use. */
-export function tenantDb(tenants: TenantDirectory, host: string | undefined): () => Promise<Db> {
+export function tenantDatabase(
+  tenants: TenantDirectory,
+  host: string | undefined,
+): () => Promise<DatabaseHandle> {
   return async () => {
     const tenant = await tenants.resolve(host);
     if (!tenant) throw new NotFoundError("Tenant");
-    return tenant.handle.db;
+    return tenant.handle;
   };
 }
 

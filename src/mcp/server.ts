@@ -1,6 +1,6 @@
 import type { McpServer, McpServerOptions, ServerContext, Tool } from "@modelcontextprotocol/server";
-import type { Db } from "../platform/db/client.js";
-import { inReadOnlyTransaction } from "../platform/db/sql.js";
+import type { DatabaseHandle } from "../platform/db/client.js";
+import { readOnly } from "../platform/db/sql.js";
 import type { AuthedCtx } from "../platform/http/context.js";
 import { type Principal, refusal } from "./principal.js";
 import { mcpSdk } from "./sdk.js";
@@ -30,7 +30,7 @@ export interface ErrorLog {
 
 export interface McpContext {
   /** The tenant's database, looked up at each call (a long SSE session outlives pool recycling). */
-  db: () => Promise<Db>;
+  database: () => Promise<DatabaseHandle>;
   tenantId: string;
   /** Who the connection acts for when it opens (tools/list). */
   principal: Principal;
@@ -75,8 +75,8 @@ async function execute(tool: ToolSpec, c: McpContext, args: unknown, call: Serve
     if (typeof principal === "string") return toolError(principal);
     const refused = refusal(principal, tool.name, tool.access);
     if (refused) return toolError(refused);
-    const data = await inReadOnlyTransaction(await c.db(), (tx) => {
-      const ctx: AuthedCtx = { db: tx, tenantId: c.tenantId, actor: principal.actor };
+    const data = await readOnly(await c.database(), (db) => {
+      const ctx: AuthedCtx = { db, tenantId: c.tenantId, actor: principal.actor };
       return tool.run(ctx, args as never);
     });
     return toolResult(data);

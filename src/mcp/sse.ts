@@ -10,7 +10,7 @@ import {
   ServiceUnavailableError,
   TooManyRequestsError,
 } from "../platform/http/errors.js";
-import { bearerOf, hijack, KEEP_ALIVE_MS, MCP_ROUTE, tenantDb, tokenIdOf } from "./http.js";
+import { bearerOf, hijack, KEEP_ALIVE_MS, MCP_ROUTE, tenantDatabase, tokenIdOf } from "./http.js";
 import { mcpOpenApi } from "./openapi.js";
 import { liveToken, principalOfActor } from "./principal.js";
 import type { RedisRelay } from "./relay.js";
@@ -72,13 +72,13 @@ export async function sseRoutes(app: FastifyInstance, options: SseOptions) {
       );
     }
     const SSEServerTransport = await loadSseTransport();
-    const db = tenantDb(options.tenants, request.headers.host);
+    const database = tenantDatabase(options.tenants, request.headers.host);
     const server = createMcpServer({
-      db,
+      database,
       tenantId,
       principal: principalOfActor(request.actor!),
       log: request.log,
-      current: liveToken(db, bearerOf(request)),
+      current: liveToken(async () => (await database()).db, bearerOf(request)),
     });
     const raw = hijack(reply);
     const transport = new SSEServerTransport(MESSAGES_PATH, raw);

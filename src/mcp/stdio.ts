@@ -83,13 +83,14 @@ async function serveDirect(config: ReturnType<typeof loadConfig>) {
     }
     const principal = await principalFor(tenant.handle, config.mcpAuthToken);
     const db = async () => tenant.handle.db;
+    const database = async () => tenant.handle;
     const token = config.mcpAuthToken;
     await loadMcpSdk(); // createMcpServer builds on it
     // The opening message decides the era: server/discover (2026-07-28) or initialize (2025).
     const connection = serveStdio(
       () =>
         createMcpServer({
-          db,
+          database,
           tenantId: tenant.tenantId,
           principal,
           log: stderrLog,

@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import type { AuthInfo, McpHttpHandler } from "@modelcontextprotocol/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { canUseMcpTool } from "../modules/api-tokens/index.js";
-import type { Db } from "../platform/db/client.js";
+import type { DatabaseHandle } from "../platform/db/client.js";
 import type { TenantDirectory } from "../platform/db/tenancy.js";
 import { AppError, BadRequestError } from "../platform/http/errors.js";
 import { lazyImport } from "../platform/lazy.js";
@@ -18,7 +18,7 @@ import { TOOLS } from "./tools/index.js";
 /** What the per-request server factory needs, carried through the SDK's pass-through authInfo. */
 interface Caller {
   principal: Principal;
-  db: Db;
+  database: DatabaseHandle;
   tenantId: string;
   log: ErrorLog;
   /** The tools the request's tools/call messages name: the only ones it can reach. */
@@ -39,12 +39,35 @@ function calledTools(body: unknown): Set<string> {
 const serverFor = (authInfo: AuthInfo | undefined) => {
   const caller = authInfo?.extra?.caller as Caller;
   return createMcpServer(
-    { db: async () => caller.db, tenantId: caller.tenantId, principal: caller.principal, log: caller.log },
+    {
+      database: async () => caller.database,
+      tenantId: caller.tenantId,
+      principal: caller.principal,
+      log: caller.log,
+    },
     caller.tools,
   );
 };
 
 type Serve = (request: Request, authInfo: AuthInfo, parsedBody: unknown) => Promise<Response>;
+
+/** The `_meta` key whose presence is the 2026-07-28 envelope claim (the SDK's PROTOCOL_VERSION_META_KEY). */
+const ENVELOPE_CLAIM = "io.modelcontextprotocol/protocolVersion";
+
+/**
+ * Whether the SDK's classification sends this body down its modern (2026-07-28) path whatever
+ * else it holds: one message (not a batch) naming a method other than `initialize`, whose
+ * `params._meta` carries the envelope claim. The modern path then serves it or answers its
+ * validation error. Such requests skip the first classification (the handler classifies anyway);
+ * every other body is classified by the SDK's own isLegacyRequest.
+ */
+export function claimsModernEra(body: unknown): boolean {
+  if (!body || typeof body !== "object" || Array.isArray(body)) return false;
+  const { method, params } = body as { method?: unknown; params?: { _meta?: unknown } };
+  if (typeof method !== "string" || method === "initialize") return false;
+  const meta = params && typeof params === "object" ? params._meta : undefined;
+  return !!meta && typeof meta === "object" && !Array.isArray(meta) && ENVELOPE_CLAIM in meta;
+}
 
 /**
  * One entry for both protocol eras, each request served by a fresh server (any node answers any
@@ -76,7 +99,7 @@ async function mcpEntry(log: ErrorLog): Promise<{ serve: Serve; close: () => Pro
   };
   return {
     serve: async (request, authInfo, parsedBody) =>
-      (await isLegacyRequest(request, parsedBody))
+      !claimsModernEra(parsedBody) && (await isLegacyRequest(request, parsedBody))
         ? legacy(request, authInfo, parsedBody)
         : modern.fetch(request, { authInfo, parsedBody }),
     close: () => modern.close(),
@@ -109,14 +132,18 @@ async function serve(
   }
   const caller: Caller = {
     principal,
-    db: request.tenant.handle.db,
+    database: request.tenant.handle,
     tenantId: request.tenant.id,
     log: request.log,
     tools: calledTools(request.body),
   };
   const abort = new AbortController();
   const raw = hijack(reply);
-  raw.on("close", () => abort.abort());
+  // A client gone before its answer aborts the call; an answer written in full has nothing to
+  // abort (an abort then would only build a DOMException and run listeners, per request).
+  raw.on("close", () => {
+    if (!raw.writableFinished) abort.abort();
+  });
   try {
     const authInfo: AuthInfo = {
       token: "",

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/helpers/app.js";
 import { insertBudget, insertItem } from "../modules/projects/test-support.js";
-import { inReadOnlyTransaction, sqlState } from "../platform/db/sql.js";
+import { readOnly, sqlState } from "../platform/db/sql.js";
 import {
   type Books,
   createApiToken,
@@ -337,9 +337,9 @@ describe("no tool writes", () => {
     }
   }, 120_000); // every tool, each followed by a snapshot of every table
 
-  it("runs the tools in a read-only transaction: a write fails in the database itself", async () => {
-    const write = inReadOnlyTransaction(t.db, (tx) =>
-      tx.execute(sql`update contacts set name = 'hacked' where id = ${books.customer.id}`),
+  it("runs the tools read-only (src/platform/db/read-only.test.ts): a write fails in the database itself", async () => {
+    const write = readOnly(t.database.handle, (db) =>
+      db.execute(sql`update contacts set name = 'hacked' where id = ${books.customer.id}`),
     );
     await expect(write).rejects.toSatisfy((err) => sqlState(err) === "25006");
     expect(structured(await call("get_contact", { contact_id: books.customer.id }))).toMatchObject({

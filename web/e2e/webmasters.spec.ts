@@ -356,3 +356,60 @@ test("a user who may only read contacts, products and companies sees no create, 
     await expect(page.getByRole("button", { name: /^Desactivar / })).toHaveCount(0);
   }
 });
+
+test("the navigation's active link stays readable under the pointer (axe's contrast, hovered)", async ({
+  page,
+}) => {
+  await signIn(page, ADMIN.email, ADMIN.password());
+  const nav = page.getByRole("navigation");
+  const home = nav.getByRole("link", { name: "Inicio" });
+  await home.hover();
+  await expectAccessible(page);
+
+  await nav.getByText("Contabilidad", { exact: true }).click();
+  const contacts = nav.getByRole("link", { name: "Clientes y proveedores" });
+  await contacts.click();
+  await expect(page.getByRole("heading", { name: "Clientes y proveedores" })).toBeVisible();
+  await expect(contacts).toHaveAttribute("data-active", "true");
+  await contacts.hover();
+  await expectAccessible(page);
+});
+
+test("a contact and a user are deactivated from their row; the signed-in user has no Deactivate of their own", async ({
+  page,
+}) => {
+  const { access_token } = await apiLogin(ADMIN.email, ADMIN.password());
+  const companies = await api<{ data: { id: string }[] }>(access_token, "GET", "/api/companies?limit=1");
+  const contact = await api<{ code: string }>(access_token, "POST", "/api/clients", {
+    company_id: companies.data[0]!.id,
+    contact_type: "customer",
+    name: `ZZ E2E Baja ${stamp()}`,
+  });
+  const email = `baja${Date.now()}@example.com`;
+  await api(access_token, "POST", "/api/v1/users", {
+    email,
+    password: "Baja-2026-Usuario!",
+    full_name: "Usuaria de baja",
+    role_ids: [],
+  });
+  await signIn(page, ADMIN.email, ADMIN.password());
+
+  await page.goto(`${base()}/accounting/contacts`);
+  await page.getByLabel("Buscar").fill(contact.code);
+  const contactRow = page.getByRole("row").filter({ hasText: contact.code });
+  await expect(contactRow).toHaveCount(1);
+  await contactRow.getByRole("button", { name: `Desactivar ${contact.code}` }).click();
+  await expect(page.getByText("Desactivado", { exact: true })).toBeVisible();
+  await expect(contactRow.getByText("Inactivo")).toBeVisible();
+  await expect(contactRow.getByRole("button", { name: /^Desactivar / })).toHaveCount(0);
+  await expect(contactRow.getByRole("button", { name: `Editar ${contact.code}` })).toBeVisible();
+
+  await page.goto(`${base()}/admin/users`);
+  await expect(page.getByRole("row").filter({ hasText: email })).toHaveCount(1);
+  await expect(page.getByRole("button", { name: `Desactivar ${ADMIN.email}` })).toHaveCount(0);
+  const userRow = page.getByRole("row").filter({ hasText: email });
+  await userRow.getByRole("button", { name: `Desactivar ${email}` }).click();
+  await expect(userRow.getByText("Inactivo")).toBeVisible();
+  await expect(userRow.getByRole("button", { name: /^Desactivar / })).toHaveCount(0);
+  await expectAccessible(page);
+});

@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import { setFlagsFromString } from "node:v8";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
@@ -18,6 +19,13 @@ export interface DatabaseHandle {
    * bypassing the ORM's result mapping. Rows come back as the driver parses them.
    */
   prepared<T>(name: string, text: string, params: unknown[]): Promise<T[]>;
+  /**
+   * PostgreSQL only: the database through a second pool, opened at first use, whose connections
+   * start with `default_transaction_read_only=on`: every statement and every transaction begun on
+   * it is read-only in the server itself (a write fails with 25006), and independent statements
+   * run in parallel on several connections. PGlite has one connection shared with the writers.
+   */
+  readOnly?(): Db;
   close(): Promise<void>;
   /** PGlite only: a consistent gzipped tarball of the data directory, taken while it stays open. */
   dumpDataDir?(): Promise<Blob>;
@@ -51,6 +59,17 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
  */
 const PGLITE_CONF = ["shared_buffers=16MB"];
 
+/**
+ * Runs the WebAssembly compiled from now on (PGlite's PostgreSQL) on V8's baseline code (Liftoff)
+ * only. By default V8 recompiles a module's hot functions with TurboFan on background threads
+ * during the first queries; their compile memory stays in those threads' malloc arenas: an
+ * embedded server started ~60 MB larger and spent ~0.9 CPU s more on its start (ADR 038,
+ * docs/performance.md). Process-wide and one-way: call it before the first PGlite opens.
+ */
+export function runWasmOnBaselineCode() {
+  setFlagsFromString("--liftoff-only");
+}
+
 /** PGlite and its Drizzle driver, imported only when the database is embedded (not on PostgreSQL). */
 const pglite = lazyImport(() =>
   Promise.all([import("@electric-sql/pglite"), import("drizzle-orm/pglite")]).then(([engine, driver]) => ({
@@ -83,12 +102,16 @@ async function openPglite(options: OpenOptions): Promise<DatabaseHandle> {
   };
 }
 
-async function openPostgres(url: string, options: OpenOptions): Promise<DatabaseHandle> {
+/** Every statement of a session with this startup option runs in a read-only transaction. */
+const READ_ONLY_SESSION = "-c default_transaction_read_only=on";
+
+function openPool(url: string, options: OpenOptions, sessionOptions?: string): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
+    options: sessionOptions,
   });
   // An idle client losing its server must not crash the process: the next query reports it.
   pool.on("error", (err) => options.onPoolError?.(err));
@@ -100,7 +123,13 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   pool.on("connect", (client) => {
     client.on("error", (err) => options.onPoolError?.(err));
   });
+  return pool;
+}
+
+async function openPostgres(url: string, options: OpenOptions): Promise<DatabaseHandle> {
+  const pool = openPool(url, options);
   const db = drizzlePg(pool, { logger: queryLogger(options) }) as unknown as Db;
+  let reader: { pool: pg.Pool; db: Db } | undefined;
   return {
     kind: "postgres",
     db,
@@ -110,8 +139,19 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     },
     prepared: async <T>(name: string, text: string, params: unknown[]) =>
       (await pool.query({ name, text, values: params })).rows as T[],
+    readOnly: () => {
+      if (pool.ended) throw new Error("Cannot use a pool after calling end on the pool");
+      if (!reader) {
+        const readPool = openPool(url, options, READ_ONLY_SESSION);
+        reader = {
+          pool: readPool,
+          db: drizzlePg(readPool, { logger: queryLogger(options) }) as unknown as Db,
+        };
+      }
+      return reader.db;
+    },
     close: async () => {
-      if (!pool.ended) await pool.end();
+      await Promise.all([pool, reader?.pool].map((p) => (p && !p.ended ? p.end() : undefined)));
     },
   };
 }

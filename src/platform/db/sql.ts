@@ -1,6 +1,6 @@
-import { type SQL, sql } from "drizzle-orm";
+import { type AnyColumn, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
-import type { Db } from "./client.js";
+import type { DatabaseHandle, Db } from "./client.js";
 
 /** Rows of a raw SQL query, whichever driver runs it (both results carry `rows`). */
 export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
@@ -93,6 +93,18 @@ export function inReadOnlyTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): 
   });
 }
 
+/**
+ * Runs `work`, which only reads, so the database itself refuses any write it attempts: on
+ * PostgreSQL on the read-only pool (no transaction of its own: independent statements, such as a
+ * page and its total, run in parallel on two connections as the REST routes run them, and a
+ * transaction the service opens for one snapshot is read-only too); on PGlite, whose single
+ * connection the writers share, in a READ ONLY, REPEATABLE READ transaction.
+ */
+export function readOnly<T>(handle: DatabaseHandle, work: (db: Db) => Promise<T>): Promise<T> {
+  const reader = handle.readOnly?.();
+  return reader ? work(reader) : inReadOnlyTransaction(handle.db, work);
+}
+
 /** Only a backslash or a double quote is escaped inside a quoted array element. */
 const NEEDS_ESCAPE = /[\\"]/;
 
@@ -112,6 +124,16 @@ export function pgArray(values: Array<string | null>): string {
     else out += `"${v}"`;
   }
   return `${out}}`;
+}
+
+/**
+ * `column = any(array(subquery))`: the same rows as `column in (subquery)`, but the planner sees
+ * one parameter computed first (an InitPlan) and estimates it from the column's statistics. With
+ * `in (subquery)` it joined and guessed ~0.2 % of the rows matched, so a deep page of a table where
+ * the filter matches everything sorted the whole table instead of walking an index.
+ */
+export function equalsAnyOf(column: SQL | AnyColumn, subquery: SQL | SQLWrapper): SQL {
+  return sql`${column} = any(array(${subquery}))`;
 }
 
 export interface UnnestColumn {

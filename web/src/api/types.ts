@@ -17,6 +17,7 @@ export type CostSummaryNode = V1Components["schemas"]["CostSummaryNode"];
 export type CostEntry = Ok<V1Paths["/api/v1/accounting"]["get"]>["data"][number];
 export type CostCategory = CostEntry["category"];
 export type Entry = Ok<ApiPaths["/api/accounting/entries/{id}"]["get"]>;
+export type User = Ok<V1Paths["/api/v1/users"]["get"]>["data"][number];
 
 /** A node of the budget-items tree (`tree=1`): the API nests the same shape. */
 export interface ItemNode {

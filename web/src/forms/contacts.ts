@@ -48,7 +48,47 @@ export function parseTermDays(text: string): number | null {
   return n <= 365 ? n : null;
 }
 
-export interface ContactValues {
+/** The postal address a contact and a company both have. */
+export interface AddressValues {
+  address: string;
+  city: string;
+  postal_code: string;
+  province: string;
+  country: string;
+}
+
+/** The address fields of a form over `record` (null: a new one, in Spain). */
+export function addressValues(record: AddressValues | null): AddressValues {
+  return {
+    address: record?.address ?? "",
+    city: record?.city ?? "",
+    postal_code: record?.postal_code ?? "",
+    province: record?.province ?? "",
+    country: record?.country ?? "ES",
+  };
+}
+
+function addressRules(t: T) {
+  return {
+    address: optional(t, 300),
+    city: optional(t, 100),
+    postal_code: optional(t, 20),
+    province: optional(t, 100),
+    country: (v: string) => (/^[A-Za-z]{2}$/.test(v.trim()) ? null : t("records.badCountry")),
+  };
+}
+
+function addressBody(v: AddressValues) {
+  return {
+    address: v.address.trim(),
+    city: v.city.trim(),
+    postal_code: v.postal_code.trim(),
+    province: v.province.trim(),
+    country: v.country.trim().toUpperCase(),
+  };
+}
+
+export interface ContactValues extends AddressValues {
   contact_type: (typeof CONTACT_TYPES)[number];
   code: string;
   name: string;
@@ -56,11 +96,6 @@ export interface ContactValues {
   tax_id: string;
   email: string;
   phone: string;
-  address: string;
-  city: string;
-  postal_code: string;
-  province: string;
-  country: string;
   payment_terms_days: string;
   payment_days: string;
   tax_regime: (typeof TAX_REGIMES)[number];
@@ -82,11 +117,7 @@ export function contactRules(t: T) {
           : optional(t, 40)(v),
     email: (v: string) => (!v.trim() || EMAIL.test(v.trim()) ? null : t("auth.invalidEmail")),
     phone: optional(t, 50),
-    address: optional(t, 300),
-    city: optional(t, 100),
-    postal_code: optional(t, 20),
-    province: optional(t, 100),
-    country: (v: string) => (/^[A-Za-z]{2}$/.test(v.trim()) ? null : t("records.badCountry")),
+    ...addressRules(t),
     payment_terms_days: (v: string) => (parseTermDays(v) !== null ? null : t("records.badTermDays")),
     payment_days: (v: string) => (parsePaymentDays(v) !== null ? null : t("records.badPaymentDays")),
   };
@@ -102,11 +133,7 @@ export function contactBody(v: ContactValues) {
     tax_id: v.tax_id.trim() || null,
     email: v.email.trim(),
     phone: v.phone.trim(),
-    address: v.address.trim(),
-    city: v.city.trim(),
-    postal_code: v.postal_code.trim(),
-    province: v.province.trim(),
-    country: v.country.trim().toUpperCase(),
+    ...addressBody(v),
     payment_terms_days: parseTermDays(v.payment_terms_days) ?? 30,
     payment_days: parsePaymentDays(v.payment_days) ?? [],
     tax_regime: v.tax_regime,
@@ -115,15 +142,10 @@ export function contactBody(v: ContactValues) {
   };
 }
 
-export interface CompanyValues {
+export interface CompanyValues extends AddressValues {
   name: string;
   legal_name: string;
   tax_id: string;
-  address: string;
-  city: string;
-  postal_code: string;
-  province: string;
-  country: string;
   currency: string;
   is_active: boolean;
 }
@@ -133,11 +155,7 @@ export function companyRules(t: T) {
     name: required(t, 200),
     legal_name: optional(t, 200),
     tax_id: (v: string) => (!v.trim() ? t("auth.required") : spanishTaxIdError(t, v)),
-    address: optional(t, 300),
-    city: optional(t, 100),
-    postal_code: optional(t, 20),
-    province: optional(t, 100),
-    country: (v: string) => (/^[A-Za-z]{2}$/.test(v.trim()) ? null : t("records.badCountry")),
+    ...addressRules(t),
     currency: (v: string) => (/^[A-Za-z]{3}$/.test(v.trim()) ? null : t("records.badCurrency")),
   };
 }
@@ -148,11 +166,7 @@ export function companyBody(v: CompanyValues) {
     name: v.name.trim(),
     legal_name: v.legal_name.trim(),
     tax_id: v.tax_id.trim(),
-    address: v.address.trim(),
-    city: v.city.trim(),
-    postal_code: v.postal_code.trim(),
-    province: v.province.trim(),
-    country: v.country.trim().toUpperCase(),
+    ...addressBody(v),
     currency: v.currency.trim().toUpperCase(),
     is_active: v.is_active,
   };

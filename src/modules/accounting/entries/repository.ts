@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, ilike, inArray, lte, or, type SQL, sql } from 
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../../platform/db/client.js";
 import { type Page, paginateBounded } from "../../../platform/db/paginate.js";
-import { allQueries, insertUnnest } from "../../../platform/db/sql.js";
+import { allQueries, equalsAnyOf, insertUnnest } from "../../../platform/db/sql.js";
 import { likePattern } from "../../../platform/http/pagination.js";
 import { entries, entryCounts, entryLines, fiscalYears, journals, subaccounts } from "../tables.js";
 import { answersFromLines, subaccountLedgerPage } from "./subaccount-ledger.js";
@@ -174,13 +174,13 @@ function entryConditions(db: Db, f: EntryFilter) {
   return and(
     f.companyId ? eq(entries.companyId, f.companyId) : undefined,
     f.fiscalYearCode
-      ? inArray(
+      ? equalsAnyOf(
           entries.fiscalYearId,
           db.select({ id: fiscalYears.id }).from(fiscalYears).where(eq(fiscalYears.code, f.fiscalYearCode)),
         )
       : undefined,
     f.journalCode
-      ? inArray(
+      ? equalsAnyOf(
           entries.journalId,
           db.select({ id: journals.id }).from(journals).where(eq(journals.code, f.journalCode)),
         )

@@ -1,14 +1,18 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { attachmentDisposition } from "../../../platform/file-types.js";
+import {
+  attachmentOut,
+  attachmentParams,
+  sendAttachment,
+  toAttachmentOut,
+} from "../../../platform/attachments.js";
 import { ctxOf } from "../../../platform/http/context.js";
 import { errorResponses, noContent } from "../../../platform/http/errors.js";
 import { readSingleUpload } from "../../../platform/http/uploads.js";
 import { idParams } from "../../../platform/ids.js";
 import type { FileStorage } from "../../../platform/storage.js";
 import { type DocumentRoutesOptions, operationNoun } from "../engine/routes.js";
-import { attachmentOut, attachmentParams, toAttachmentOut } from "./schemas.js";
 import * as attachments from "./service.js";
 
 /** /{id}/attachments of one kind of document: list, upload (multipart `file`), download, delete. */
@@ -85,18 +89,14 @@ export function registerAttachmentRoutes(
     },
     async (request, reply) => {
       const { id, attachment_id } = request.params;
-      const { attachment, content } = await attachments.downloadAttachment(
+      const download = await attachments.downloadAttachment(
         ctxOf(request),
         o.storage,
         scope,
         id,
         attachment_id,
       );
-      return reply
-        .type(attachment.contentType)
-        .header("content-disposition", attachmentDisposition(attachment.fileName))
-        .header("x-content-type-options", "nosniff")
-        .send(content);
+      return sendAttachment(reply, download);
     },
   );
 

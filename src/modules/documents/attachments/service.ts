@@ -1,13 +1,7 @@
-import { cleanFileName, detectAttachmentType } from "../../../platform/file-types.js";
+import { checkedUpload, readAttachment, storedWithRow } from "../../../platform/attachments.js";
 import { type AuthedCtx, inCtxTransaction } from "../../../platform/http/context.js";
-import {
-  BadRequestError,
-  ConflictError,
-  MissingStoredFileError,
-  NotFoundError,
-  UnsupportedMediaTypeError,
-} from "../../../platform/http/errors.js";
-import { type FileStorage, type StoredFile, StoredFileNotFoundError } from "../../../platform/storage.js";
+import { ConflictError, NotFoundError } from "../../../platform/http/errors.js";
+import type { FileStorage } from "../../../platform/storage.js";
 import { type DocumentScope, loadDocument } from "../engine/service.js";
 import * as repo from "./repository.js";
 
@@ -34,33 +28,23 @@ export async function addAttachment(
   upload: { fileName: string; content: Buffer },
 ) {
   await loadDocument(ctx, scope, documentId);
-  const fileName = cleanFileName(upload.fileName);
-  if (!fileName) throw new BadRequestError("The uploaded file has no name");
-  if (upload.content.length === 0) throw new BadRequestError("The uploaded file is empty");
-  const type = detectAttachmentType(fileName, upload.content);
-  if (!type.ok) throw new UnsupportedMediaTypeError(type.reason);
-
-  let stored: StoredFile | undefined;
-  try {
-    return await inCtxTransaction(ctx, async (tx) => {
+  const { fileName, contentType } = checkedUpload(upload);
+  return storedWithRow(storage, upload.content, (store) =>
+    inCtxTransaction(ctx, async (tx) => {
       const doc = await loadDocument(tx, scope, documentId, { lock: true });
-      stored = await storage.save(upload.content);
+      const stored = await store();
       return repo.insertAttachment(tx.db, {
         companyId: doc.companyId,
         documentId: doc.id,
         fileName,
-        contentType: type.contentType,
+        contentType,
         sizeBytes: stored.sizeBytes,
         sha256: stored.sha256,
         storageKey: stored.key,
         createdBy: ctx.actor.userId,
       });
-    });
-  } catch (err) {
-    // The row was not committed: the file must not outlive it.
-    if (stored) await storage.remove(stored.key);
-    throw err;
-  }
+    }),
+  );
 }
 
 export async function downloadAttachment(
@@ -73,15 +57,7 @@ export async function downloadAttachment(
   const doc = await loadDocument(ctx, scope, documentId);
   const attachment = await repo.findAttachment(ctx.db, doc.id, attachmentId);
   if (!attachment) throw new NotFoundError("Attachment");
-  try {
-    return { attachment, content: await storage.read(attachment.storageKey) };
-  } catch (err) {
-    if (!(err instanceof StoredFileNotFoundError)) throw err;
-    throw new MissingStoredFileError(
-      `The file "${attachment.fileName}" of attachment ${attachment.id} is missing from the file storage`,
-      attachment.storageKey,
-    );
-  }
+  return readAttachment(storage, attachment);
 }
 
 export async function removeAttachment(

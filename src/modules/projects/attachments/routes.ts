@@ -1,12 +1,16 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { attachmentDisposition } from "../../../platform/file-types.js";
+import {
+  attachmentOut,
+  attachmentParams,
+  sendAttachment,
+  toAttachmentOut,
+} from "../../../platform/attachments.js";
 import { ctxOf } from "../../../platform/http/context.js";
 import { errorResponses, noContent } from "../../../platform/http/errors.js";
 import { readSingleUpload } from "../../../platform/http/uploads.js";
 import { idParams } from "../../../platform/ids.js";
 import type { FileStorage } from "../../../platform/storage.js";
-import { attachmentOut, attachmentParams, toAttachmentOut } from "./schemas.js";
 import * as attachments from "./service.js";
 
 const tags = ["accounting"];
@@ -69,17 +73,8 @@ export const attachmentRoutes: FastifyPluginAsyncZod<{ storage: FileStorage }> =
     },
     async (request, reply) => {
       const { id, attachment_id } = request.params;
-      const { attachment, content } = await attachments.downloadAttachment(
-        ctxOf(request),
-        storage,
-        id,
-        attachment_id,
-      );
-      return reply
-        .type(attachment.contentType)
-        .header("content-disposition", attachmentDisposition(attachment.fileName))
-        .header("x-content-type-options", "nosniff")
-        .send(content);
+      const download = await attachments.downloadAttachment(ctxOf(request), storage, id, attachment_id);
+      return sendAttachment(reply, download);
     },
   );
 

@@ -1,13 +1,8 @@
+import { checkedUpload, readAttachment, storedWithRow } from "../../../platform/attachments.js";
 import { inTransaction } from "../../../platform/db/sql.js";
-import { cleanFileName, detectAttachmentType } from "../../../platform/file-types.js";
 import { type AuthedCtx, type Ctx, inCtxTransaction } from "../../../platform/http/context.js";
-import {
-  BadRequestError,
-  MissingStoredFileError,
-  NotFoundError,
-  UnsupportedMediaTypeError,
-} from "../../../platform/http/errors.js";
-import { type FileStorage, type StoredFile, StoredFileNotFoundError } from "../../../platform/storage.js";
+import { NotFoundError } from "../../../platform/http/errors.js";
+import type { FileStorage } from "../../../platform/storage.js";
 import { loadBudgetForWrite } from "../budget-access.js";
 import { getCostEntry } from "../costs/service.js";
 import * as repo from "./repository.js";
@@ -24,32 +19,22 @@ export async function addAttachment(
   upload: { fileName: string; content: Buffer },
 ) {
   const entry = await getCostEntry(ctx, costEntryId);
-  const fileName = cleanFileName(upload.fileName);
-  if (!fileName) throw new BadRequestError("The uploaded file has no name");
-  if (upload.content.length === 0) throw new BadRequestError("The uploaded file is empty");
-  const type = detectAttachmentType(fileName, upload.content);
-  if (!type.ok) throw new UnsupportedMediaTypeError(type.reason);
-
-  let stored: StoredFile | undefined;
-  try {
-    return await inTransaction(ctx.db, async (tx) => {
+  const { fileName, contentType } = checkedUpload(upload);
+  return storedWithRow(storage, upload.content, (store) =>
+    inTransaction(ctx.db, async (tx) => {
       await loadBudgetForWrite(tx, entry.budgetId, ctx.actor);
-      stored = await storage.save(upload.content);
+      const stored = await store();
       return repo.insertAttachment(tx, {
         costEntryId,
         fileName,
-        contentType: type.contentType,
+        contentType,
         sizeBytes: stored.sizeBytes,
         sha256: stored.sha256,
         storageKey: stored.key,
         createdBy: ctx.actor.userId,
       });
-    });
-  } catch (err) {
-    // The row was not committed: the file must not outlive it.
-    if (stored) await storage.remove(stored.key);
-    throw err;
-  }
+    }),
+  );
 }
 
 export async function downloadAttachment(
@@ -61,15 +46,7 @@ export async function downloadAttachment(
   await getCostEntry(ctx, costEntryId);
   const attachment = await repo.findAttachment(ctx.db, costEntryId, attachmentId);
   if (!attachment) throw new NotFoundError("Attachment");
-  try {
-    return { attachment, content: await storage.read(attachment.storageKey) };
-  } catch (err) {
-    if (!(err instanceof StoredFileNotFoundError)) throw err;
-    throw new MissingStoredFileError(
-      `The file "${attachment.fileName}" of attachment ${attachment.id} is missing from the file storage`,
-      attachment.storageKey,
-    );
-  }
+  return readAttachment(storage, attachment);
 }
 
 export async function removeAttachment(

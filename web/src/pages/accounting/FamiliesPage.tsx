@@ -1,19 +1,17 @@
-import { Badge, Button, Checkbox, Modal, SimpleGrid, TextInput } from "@mantine/core";
+import { Checkbox, SimpleGrid, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { IconPlus } from "@tabler/icons-react";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api, unwrap } from "../../api/client";
 import type { paths } from "../../api/generated/api";
-import { ApiError } from "../../api/problem";
-import { useCan, useCompany } from "../../auth/session";
-import { DataTable } from "../../components/DataTable";
+import { useCompany } from "../../auth/session";
 import { DialogForm } from "../../components/DialogForm";
-import { notifyError, notifySuccess } from "../../components/notify";
-import { PageHeader } from "../../components/PageHeader";
-import { type FamilyValues, familyBody, familyRules, problemFieldErrors } from "../../forms/masters";
-import { useSearchBox } from "./ListPages";
+import {
+  type MasterFormProps,
+  MasterListPage,
+  masterListQuery,
+  useMasterSave,
+} from "../../components/MasterListPage";
+import { type FamilyValues, familyBody, familyRules } from "../../forms/masters";
 
 type Family = paths["/api/products/families/{id}"]["get"]["responses"]["200"]["content"]["application/json"];
 
@@ -21,115 +19,49 @@ type Family = paths["/api/products/families/{id}"]["get"]["responses"]["200"]["c
 export function FamiliesPage() {
   const { t } = useTranslation();
   const { companyId } = useCompany();
-  const client = useQueryClient();
-  const canCreate = useCan("products:crear");
-  const canEdit = useCan("products:editar");
-  const { search, box } = useSearchBox();
-  const [editing, setEditing] = useState<Family | "new" | null>(null);
-  const query = useQuery({
-    queryKey: ["product-families", companyId, search],
-    enabled: Boolean(companyId),
-    queryFn: async () =>
-      unwrap(
-        await api.GET("/api/products/families", {
-          params: {
-            query: { company_id: companyId ?? undefined, search, include_inactive: "true", limit: 500 },
-          },
-        }),
-      ),
-  });
   const account = (v: string | null) => v ?? t("masters.companyDefault");
   return (
-    <>
-      <PageHeader
-        title={t("masters.families")}
-        subtitle={query.data && t("common.results", { count: query.data.total })}
-        actions={
-          canCreate && (
-            <Button leftSection={<IconPlus size={14} />} onClick={() => setEditing("new")}>
-              {t("masters.newFamily")}
-            </Button>
-          )
-        }
-      />
-      {box}
-      <DataTable
-        query={query}
-        columns={[
-          { key: "code", header: t("common.code"), render: (r) => r.code, mono: true, width: 120 },
-          { key: "name", header: t("common.name"), render: (r) => r.name },
-          {
-            key: "sales",
-            header: t("masters.salesAccount"),
-            render: (r) => account(r.sales_account),
-            mono: true,
-          },
-          {
-            key: "purchases",
-            header: t("masters.purchasesAccount"),
-            render: (r) => account(r.purchases_account),
-            mono: true,
-          },
-          {
-            key: "active",
-            header: t("common.status"),
-            render: (r) => (
-              <Badge color={r.is_active ? "teal" : "gray"}>
-                {r.is_active ? t("common.active") : t("common.inactive")}
-              </Badge>
-            ),
-          },
-          {
-            key: "actions",
-            header: "",
-            align: "right",
-            render: (r) =>
-              canEdit && (
-                <Button
-                  variant="subtle"
-                  onClick={() => setEditing(r)}
-                  aria-label={`${t("common.edit")} ${r.code}`}
-                >
-                  {t("common.edit")}
-                </Button>
-              ),
-          },
-        ]}
-      />
-      <Modal
-        opened={editing !== null}
-        onClose={() => setEditing(null)}
-        closeButtonProps={{ "aria-label": t("common.close") }}
-        title={editing === "new" ? t("masters.newFamily") : t("masters.editFamily")}
-      >
-        {editing !== null && (
-          <FamilyForm
-            family={editing === "new" ? null : editing}
-            companyId={companyId}
-            onDone={() => {
-              setEditing(null);
-              void client.invalidateQueries({ queryKey: ["product-families"] });
-              void client.invalidateQueries({ queryKey: ["products"] });
-            }}
-            onCancel={() => setEditing(null)}
-          />
-        )}
-      </Modal>
-    </>
+    <MasterListPage<Family>
+      title={t("masters.families")}
+      newLabel={t("masters.newFamily")}
+      editLabel={t("masters.editFamily")}
+      permissions={{ create: "products:crear", edit: "products:editar" }}
+      list={{
+        key: ["product-families", companyId],
+        enabled: Boolean(companyId),
+        searchable: true,
+        fetch: async (search) =>
+          unwrap(
+            await api.GET("/api/products/families", {
+              params: { query: masterListQuery(companyId, search) },
+            }),
+          ),
+      }}
+      columns={[
+        { key: "code", header: t("common.code"), render: (r) => r.code, mono: true, width: 120 },
+        { key: "name", header: t("common.name"), render: (r) => r.name },
+        {
+          key: "sales",
+          header: t("masters.salesAccount"),
+          render: (r) => account(r.sales_account),
+          mono: true,
+        },
+        {
+          key: "purchases",
+          header: t("masters.purchasesAccount"),
+          render: (r) => account(r.purchases_account),
+          mono: true,
+        },
+      ]}
+      rowLabel={(r) => r.code}
+      refreshes={["product-families", "products"]}
+      form={(props) => <FamilyForm {...props} companyId={companyId} />}
+    />
   );
 }
 
-function FamilyForm({
-  family,
-  companyId,
-  onDone,
-  onCancel,
-}: {
-  family: Family | null;
-  companyId: string | null;
-  onDone: () => void;
-  onCancel: () => void;
-}) {
+function FamilyForm({ companyId, ...props }: MasterFormProps<Family> & { companyId: string | null }) {
+  const family = props.record;
   const { t } = useTranslation();
   const form = useForm<FamilyValues>({
     initialValues: {
@@ -141,8 +73,10 @@ function FamilyForm({
     },
     validate: familyRules(t),
   });
-  const save = useMutation({
-    mutationFn: async (v: FamilyValues) => {
+  const dialog = useMasterSave(
+    props,
+    form,
+    async (v) => {
       const body = familyBody(v);
       if (family)
         return unwrap(
@@ -152,23 +86,10 @@ function FamilyForm({
         await api.POST("/api/products/families", { body: { ...body, company_id: companyId ?? undefined } }),
       );
     },
-    onSuccess: (f) => {
-      notifySuccess(`${t("common.saved")}: ${f.code}`);
-      onDone();
-    },
-    onError: (error) => {
-      if (error instanceof ApiError)
-        form.setErrors(problemFieldErrors(error.problem.errors, Object.keys(form.values)));
-      notifyError(error);
-    },
-  });
+    (f) => f.code,
+  );
   return (
-    <DialogForm
-      onSubmit={form.onSubmit((v) => save.mutate(v))}
-      onCancel={onCancel}
-      submitting={save.isPending}
-      submitLabel={family ? t("common.save") : t("common.create")}
-    >
+    <DialogForm {...dialog}>
       <TextInput label={t("common.code")} required {...form.getInputProps("code")} />
       <TextInput label={t("common.name")} required {...form.getInputProps("name")} />
       <SimpleGrid cols={2}>

@@ -1,32 +1,13 @@
-import { Badge, Button, Group, Paper, TextInput } from "@mantine/core";
-import { useDebouncedValue } from "@mantine/hooks";
+import { Badge, Button, Group } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api, unwrap } from "../../api/client";
 import { useCan, useCompany } from "../../auth/session";
 import { DataTable } from "../../components/DataTable";
 import { notifyError, notifySuccess } from "../../components/notify";
 import { PageHeader } from "../../components/PageHeader";
+import { useSearchBox } from "../../components/SearchBox";
 import { formatDate } from "../../i18n";
-
-export function useSearchBox() {
-  const { t } = useTranslation();
-  const [text, setText] = useState("");
-  const [debounced] = useDebouncedValue(text, 300);
-  const box = (
-    <Paper withBorder p="sm" mb="sm">
-      <TextInput
-        aria-label={t("common.search")}
-        placeholder={t("common.search")}
-        value={text}
-        onChange={(e) => setText(e.currentTarget.value)}
-        w={280}
-      />
-    </Paper>
-  );
-  return { search: debounced || undefined, box };
-}
 
 export function AccountsPage() {
   const { t } = useTranslation();

@@ -1,15 +1,13 @@
-import { Badge, Button, Group, Modal, MultiSelect, PasswordInput, TextInput } from "@mantine/core";
+import { Badge, Group, MultiSelect, PasswordInput, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { useDisclosure } from "@mantine/hooks";
-import { IconPlus } from "@tabler/icons-react";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { unwrap, v1 } from "../../api/client";
-import { useCan, useMe } from "../../auth/session";
-import { DataTable } from "../../components/DataTable";
+import type { User } from "../../api/types";
+import { useMe } from "../../auth/session";
 import { DialogForm } from "../../components/DialogForm";
+import { MasterListPage } from "../../components/MasterListPage";
 import { notifyError, notifySuccess } from "../../components/notify";
-import { PageHeader } from "../../components/PageHeader";
 import { MIN_PASSWORD } from "../../forms/validation";
 
 export function useRoles(enabled = true) {
@@ -22,87 +20,41 @@ export function useRoles(enabled = true) {
 
 export function UsersPage() {
   const { t } = useTranslation();
-  const client = useQueryClient();
   const me = useMe();
-  const canCreate = useCan("usuarios:crear");
-  const canDelete = useCan("usuarios:eliminar");
-  const [open, modal] = useDisclosure(false);
-  const users = useQuery({
-    queryKey: ["users"],
-    queryFn: async () => unwrap(await v1.GET("/api/v1/users", { params: { query: { limit: 500 } } })),
-  });
-  const deactivate = useMutation({
-    mutationFn: async (id: string) =>
-      unwrap(await v1.DELETE("/api/v1/users/{id}", { params: { path: { id } } })),
-    onSuccess: () => void client.invalidateQueries({ queryKey: ["users"] }),
-    onError: notifyError,
-  });
   return (
-    <>
-      <PageHeader
-        title={t("users.title")}
-        subtitle={users.data && t("common.results", { count: users.data.total })}
-        actions={
-          canCreate && (
-            <Button leftSection={<IconPlus size={14} />} onClick={modal.open}>
-              {t("users.new")}
-            </Button>
-          )
-        }
-      />
-      <DataTable
-        query={users}
-        columns={[
-          { key: "email", header: t("auth.email"), render: (u) => u.email },
-          { key: "name", header: t("users.fullName"), render: (u) => u.full_name },
-          {
-            key: "roles",
-            header: t("users.roles"),
-            render: (u) => (
-              <Group gap={4}>
-                {u.roles.map((r) => (
-                  <Badge key={r.id}>{r.name}</Badge>
-                ))}
-              </Group>
-            ),
-          },
-          {
-            key: "active",
-            header: t("common.status"),
-            render: (u) => (
-              <Badge color={u.is_active ? "teal" : "gray"}>
-                {u.is_active ? t("common.active") : t("common.inactive")}
-              </Badge>
-            ),
-          },
-          {
-            key: "actions",
-            header: "",
-            align: "right",
-            render: (u) =>
-              canDelete &&
-              u.is_active &&
-              u.id !== me.data?.id && (
-                <Button variant="subtle" color="red" onClick={() => deactivate.mutate(u.id)}>
-                  {t("users.deactivate")}
-                </Button>
-              ),
-          },
-        ]}
-      />
-      <Modal opened={open} onClose={modal.close} title={t("users.new")}>
-        <NewUserForm
-          onDone={() => {
-            modal.close();
-            void client.invalidateQueries({ queryKey: ["users"] });
-          }}
-        />
-      </Modal>
-    </>
+    <MasterListPage<User>
+      title={t("users.title")}
+      newLabel={t("users.new")}
+      permissions={{ create: "usuarios:crear", deactivate: "usuarios:eliminar" }}
+      list={{
+        key: ["users"],
+        fetch: async () => unwrap(await v1.GET("/api/v1/users", { params: { query: { limit: 500 } } })),
+      }}
+      columns={[
+        { key: "email", header: t("auth.email"), render: (u) => u.email },
+        { key: "name", header: t("users.fullName"), render: (u) => u.full_name },
+        {
+          key: "roles",
+          header: t("users.roles"),
+          render: (u) => (
+            <Group gap={4}>
+              {u.roles.map((r) => (
+                <Badge key={r.id}>{r.name}</Badge>
+              ))}
+            </Group>
+          ),
+        },
+      ]}
+      rowLabel={(u) => u.email}
+      deactivate={async (id) => unwrap(await v1.DELETE("/api/v1/users/{id}", { params: { path: { id } } }))}
+      // Signed-in users cannot lock themselves out.
+      deactivatable={(u) => u.id !== me.data?.id}
+      form={({ onDone, onCancel }) => <NewUserForm onDone={onDone} onCancel={onCancel} />}
+    />
   );
 }
 
-function NewUserForm({ onDone }: { onDone: () => void }) {
+function NewUserForm({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }) {
   const { t } = useTranslation();
   const roles = useRoles();
   const form = useForm({
@@ -124,7 +76,7 @@ function NewUserForm({ onDone }: { onDone: () => void }) {
   return (
     <DialogForm
       onSubmit={form.onSubmit((v) => create.mutate(v))}
-      onCancel={onDone}
+      onCancel={onCancel}
       submitting={create.isPending}
     >
       <TextInput label={t("auth.email")} required {...form.getInputProps("email")} />

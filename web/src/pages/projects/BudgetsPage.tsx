@@ -7,7 +7,6 @@ import {
   Paper,
   Select,
   SimpleGrid,
-  Stack,
   Table,
   TextInput,
 } from "@mantine/core";
@@ -21,6 +20,7 @@ import { useTranslation } from "react-i18next";
 import { unwrap, v1 } from "../../api/client";
 import { BUDGET_STATE_COLOR, type BudgetState } from "../../api/types";
 import { useCan } from "../../auth/session";
+import { DialogForm } from "../../components/DialogForm";
 import { notifyError, notifySuccess } from "../../components/notify";
 import { PageHeader } from "../../components/PageHeader";
 import { QueryState } from "../../components/states";
@@ -181,45 +181,39 @@ function NewBudgetForm({ onDone }: { onDone: () => void }) {
     onError: notifyError,
   });
   return (
-    <form onSubmit={form.onSubmit((v) => create.mutate(v))}>
-      <Stack gap="sm">
-        <SimpleGrid cols={2}>
-          <TextInput label={t("common.code")} required {...form.getInputProps("code")} />
-          <TextInput label={t("budgets.client")} {...form.getInputProps("client_name")} />
-        </SimpleGrid>
-        <TextInput label={t("common.name")} required {...form.getInputProps("name")} />
-        <SimpleGrid cols={3}>
-          <NumberInput
-            label={t("budgets.overheads")}
-            min={0}
-            max={100}
-            decimalScale={2}
-            {...form.getInputProps("overheads_pct")}
-          />
-          <NumberInput
-            label={t("budgets.profit")}
-            min={0}
-            max={100}
-            decimalScale={2}
-            {...form.getInputProps("profit_pct")}
-          />
-          <NumberInput
-            label={t("budgets.vat")}
-            min={0}
-            max={100}
-            decimalScale={2}
-            {...form.getInputProps("vat_pct")}
-          />
-        </SimpleGrid>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            {t("common.cancel")}
-          </Button>
-          <Button type="submit" loading={create.isPending}>
-            {t("common.create")}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <DialogForm
+      onSubmit={form.onSubmit((v) => create.mutate(v))}
+      onCancel={onDone}
+      submitting={create.isPending}
+    >
+      <SimpleGrid cols={2}>
+        <TextInput label={t("common.code")} required {...form.getInputProps("code")} />
+        <TextInput label={t("budgets.client")} {...form.getInputProps("client_name")} />
+      </SimpleGrid>
+      <TextInput label={t("common.name")} required {...form.getInputProps("name")} />
+      <SimpleGrid cols={3}>
+        <NumberInput
+          label={t("budgets.overheads")}
+          min={0}
+          max={100}
+          decimalScale={2}
+          {...form.getInputProps("overheads_pct")}
+        />
+        <NumberInput
+          label={t("budgets.profit")}
+          min={0}
+          max={100}
+          decimalScale={2}
+          {...form.getInputProps("profit_pct")}
+        />
+        <NumberInput
+          label={t("budgets.vat")}
+          min={0}
+          max={100}
+          decimalScale={2}
+          {...form.getInputProps("vat_pct")}
+        />
+      </SimpleGrid>
+    </DialogForm>
   );
 }

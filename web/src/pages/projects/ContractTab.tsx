@@ -1,14 +1,13 @@
 import { Alert, Paper, SimpleGrid, Text, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { unwrap, v1 } from "../../api/client";
-import { ApiError } from "../../api/problem";
 import type { Budget } from "../../api/types";
 import { DialogForm } from "../../components/DialogForm";
-import { notifyError, notifySuccess } from "../../components/notify";
+import { notifySuccess } from "../../components/notify";
+import { useFormSave } from "../../components/useFormSave";
 import { type ContractValues, contractBody, contractRules } from "../../forms/contract";
-import { problemFieldErrors } from "../../forms/masters";
 import { decimalForInput } from "../../forms/products";
 
 /**
@@ -33,24 +32,20 @@ export function ContractTab({ budget, canEdit }: { budget: Budget; canEdit: bool
     },
     validate: contractRules(t),
   });
-  const save = useMutation({
-    mutationFn: async (v: ContractValues) =>
+  const save = useFormSave(
+    form,
+    async (v) =>
       unwrap(
         await v1.PUT("/api/v1/budgets/{budget_id}", {
           params: { path: { budget_id: budget.id } },
           body: contractBody(v),
         }),
       ),
-    onSuccess: () => {
+    () => {
       notifySuccess(`${t("common.saved")}: ${t("contract.title")}`);
       void client.invalidateQueries({ queryKey: ["budgets"] });
     },
-    onError: (error) => {
-      if (error instanceof ApiError)
-        form.setErrors(problemFieldErrors(error.problem.errors, Object.keys(form.values)));
-      notifyError(error);
-    },
-  });
+  );
   const fields = (
     <>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>

@@ -3,7 +3,7 @@ import { useForm } from "@mantine/form";
 import { useTranslation } from "react-i18next";
 import type { BudgetItem } from "../../api/types";
 import { formatNumber } from "../../i18n";
-import { EmptyLinesRow, LinesFooter, RemoveLineCell } from "./LineParts";
+import { LinesFooter, LinesTable } from "./LineParts";
 import { useItemSave } from "./refresh";
 import {
   type ComponentText,
@@ -82,71 +82,63 @@ export function DecompositionEditor({ item, editable }: { item: BudgetItem; edit
   return (
     <form onSubmit={form.onSubmit((v) => save.mutate({ decomposition: decompositionBody(v.lines) }))}>
       <Stack gap="sm">
-        <Table.ScrollContainer minWidth={860}>
-          <Table striped withTableBorder>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={150}>{t("projectsEdit.component.type")}</Table.Th>
-                <Table.Th w={110}>{t("projectsEdit.component.code")}</Table.Th>
-                <Table.Th w={70}>{t("projectsEdit.component.unit")}</Table.Th>
-                <Table.Th>{t("projectsEdit.component.summary")}</Table.Th>
-                <Table.Th w={100} ta="right">
-                  {t("projectsEdit.component.yield")}
-                </Table.Th>
-                <Table.Th w={100} ta="right">
-                  {t("projectsEdit.component.price")}
-                </Table.Th>
-                <Table.Th w={100} ta="right">
-                  {t("projectsEdit.component.cost")}
-                </Table.Th>
-                {editable && <Table.Th w={40} />}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {lines.length === 0 && (
-                <EmptyLinesRow colSpan={editable ? 8 : 7} text={t("projectsEdit.noComponents")} />
-              )}
-              {lines.map((line, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: the lines have no id; their order is their identity
-                <Table.Tr key={i}>
-                  <Table.Td>
-                    {editable ? (
-                      <NativeSelect
-                        size="xs"
-                        aria-label={label("type", i)}
-                        data={DECOMPOSITION_TYPES.map((k) => ({
-                          value: k,
-                          label: t(`projectsEdit.componentType.${k}`),
-                        }))}
-                        {...form.getInputProps(`lines.${i}.type`)}
-                      />
-                    ) : (
-                      t(`projectsEdit.componentType.${line.type}`)
-                    )}
-                  </Table.Td>
-                  <Table.Td ff="monospace">{text("code", i)}</Table.Td>
-                  <Table.Td>{text("unit", i)}</Table.Td>
-                  <Table.Td>{text("summary", i)}</Table.Td>
-                  <Table.Td ta="right" ff="monospace">
-                    {text("yield", i)}
-                  </Table.Td>
-                  <Table.Td ta="right" ff="monospace">
-                    {text("price", i)}
-                  </Table.Td>
-                  <Table.Td ta="right" ff="monospace" data-testid={`cost-${i}`}>
-                    {costs[i].isNaN() ? "—" : formatNumber(costs[i].toFixed(4), 4)}
-                  </Table.Td>
-                  {editable && (
-                    <RemoveLineCell
-                      label={`${t("projectsEdit.removeComponent")} ${i + 1}`}
-                      onRemove={() => form.removeListItem("lines", i)}
-                    />
-                  )}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <LinesTable
+          minWidth={860}
+          head={
+            <>
+              <Table.Th w={150}>{t("projectsEdit.component.type")}</Table.Th>
+              <Table.Th w={110}>{t("projectsEdit.component.code")}</Table.Th>
+              <Table.Th w={70}>{t("projectsEdit.component.unit")}</Table.Th>
+              <Table.Th>{t("projectsEdit.component.summary")}</Table.Th>
+              <Table.Th w={100} ta="right">
+                {t("projectsEdit.component.yield")}
+              </Table.Th>
+              <Table.Th w={100} ta="right">
+                {t("projectsEdit.component.price")}
+              </Table.Th>
+              <Table.Th w={100} ta="right">
+                {t("projectsEdit.component.cost")}
+              </Table.Th>
+            </>
+          }
+          columns={7}
+          lines={lines}
+          cells={(line, i) => (
+            <>
+              <Table.Td>
+                {editable ? (
+                  <NativeSelect
+                    size="xs"
+                    aria-label={label("type", i)}
+                    data={DECOMPOSITION_TYPES.map((k) => ({
+                      value: k,
+                      label: t(`projectsEdit.componentType.${k}`),
+                    }))}
+                    {...form.getInputProps(`lines.${i}.type`)}
+                  />
+                ) : (
+                  t(`projectsEdit.componentType.${line.type}`)
+                )}
+              </Table.Td>
+              <Table.Td ff="monospace">{text("code", i)}</Table.Td>
+              <Table.Td>{text("unit", i)}</Table.Td>
+              <Table.Td>{text("summary", i)}</Table.Td>
+              <Table.Td ta="right" ff="monospace">
+                {text("yield", i)}
+              </Table.Td>
+              <Table.Td ta="right" ff="monospace">
+                {text("price", i)}
+              </Table.Td>
+              <Table.Td ta="right" ff="monospace" data-testid={`cost-${i}`}>
+                {costs[i].isNaN() ? "—" : formatNumber(costs[i].toFixed(4), 4)}
+              </Table.Td>
+            </>
+          )}
+          emptyText={t("projectsEdit.noComponents")}
+          editable={editable}
+          removeLabel={t("projectsEdit.removeComponent")}
+          onRemove={(i) => form.removeListItem("lines", i)}
+        />
         <LinesFooter
           figures={[
             {

@@ -1,14 +1,13 @@
 import { Paper, SimpleGrid, Text, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { unwrap, v1 } from "../../api/client";
-import { ApiError } from "../../api/problem";
 import type { Certification } from "../../api/types";
 import { DialogForm } from "../../components/DialogForm";
-import { notifyError, notifySuccess } from "../../components/notify";
+import { notifySuccess } from "../../components/notify";
+import { useFormSave } from "../../components/useFormSave";
 import { type IssueValues, issueBody, issueRules } from "../../forms/contract";
-import { problemFieldErrors } from "../../forms/masters";
 import { decimalForInput } from "../../forms/products";
 import { formatNumber } from "../../i18n";
 
@@ -29,24 +28,20 @@ export function IssueData({ cert, canEdit }: { cert: Certification; canEdit: boo
     },
     validate: issueRules(t, cert.period_start),
   });
-  const save = useMutation({
-    mutationFn: async (v: IssueValues) =>
+  const save = useFormSave(
+    form,
+    async (v) =>
       unwrap(
         await v1.PATCH("/api/v1/certifications/{id}", {
           params: { path: { id: cert.id } },
           body: issueBody(v, draft),
         }),
       ),
-    onSuccess: () => {
+    () => {
       notifySuccess(`${t("common.saved")}: ${t("contract.issueTitle")}`);
       void client.invalidateQueries({ queryKey: ["certifications"] });
     },
-    onError: (error) => {
-      if (error instanceof ApiError)
-        form.setErrors(problemFieldErrors(error.problem.errors, Object.keys(form.values)));
-      notifyError(error);
-    },
-  });
+  );
   const fields = (
     <SimpleGrid cols={{ base: 1, sm: 3 }}>
       <TextInput

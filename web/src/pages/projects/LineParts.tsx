@@ -1,27 +1,65 @@
 import { ActionIcon, Button, Group, Stack, Table, Text } from "@mantine/core";
 import { IconPlus, IconTrash } from "@tabler/icons-react";
+import type { ReactNode } from "react";
 
 /** The pieces the measurement and decomposition editors share. */
 
-export function EmptyLinesRow({ colSpan, text }: { colSpan: number; text: string }) {
+/**
+ * The lines as a table: the header cells given, one row per line (its cells from `cells`) with a
+ * remove button when editable, and a row saying there are none when empty.
+ */
+export function LinesTable<L>(props: {
+  minWidth: number;
+  head: ReactNode;
+  columns: number;
+  lines: L[];
+  cells: (line: L, index: number) => ReactNode;
+  emptyText: string;
+  editable: boolean;
+  removeLabel: string;
+  onRemove: (index: number) => void;
+}) {
+  const { editable } = props;
   return (
-    <Table.Tr>
-      <Table.Td colSpan={colSpan}>
-        <Text size="sm" c="dimmed">
-          {text}
-        </Text>
-      </Table.Td>
-    </Table.Tr>
-  );
-}
-
-export function RemoveLineCell({ label, onRemove }: { label: string; onRemove: () => void }) {
-  return (
-    <Table.Td>
-      <ActionIcon variant="subtle" color="red" aria-label={label} onClick={onRemove}>
-        <IconTrash size={14} />
-      </ActionIcon>
-    </Table.Td>
+    <Table.ScrollContainer minWidth={props.minWidth}>
+      <Table striped withTableBorder>
+        <Table.Thead>
+          <Table.Tr>
+            {props.head}
+            {editable && <Table.Th w={40} />}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {props.lines.length === 0 && (
+            <Table.Tr>
+              <Table.Td colSpan={editable ? props.columns + 1 : props.columns}>
+                <Text size="sm" c="dimmed">
+                  {props.emptyText}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          )}
+          {props.lines.map((line, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the lines have no id; their order is their identity
+            <Table.Tr key={i}>
+              {props.cells(line, i)}
+              {editable && (
+                <Table.Td>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={`${props.removeLabel} ${i + 1}`}
+                    onClick={() => props.onRemove(i)}
+                  >
+                    <IconTrash size={14} />
+                  </ActionIcon>
+                </Table.Td>
+              )}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
   );
 }
 

@@ -3,7 +3,7 @@ import { useForm } from "@mantine/form";
 import { useTranslation } from "react-i18next";
 import type { BudgetItem } from "../../api/types";
 import { formatNumber } from "../../i18n";
-import { EmptyLinesRow, LinesFooter, RemoveLineCell } from "./LineParts";
+import { LinesFooter, LinesTable } from "./LineParts";
 import { useItemSave } from "./refresh";
 import {
   decimalRule,
@@ -58,69 +58,61 @@ export function MeasurementsEditor({ item, editable }: { item: BudgetItem; edita
   return (
     <form onSubmit={form.onSubmit((v) => save.mutate({ measurements: measurementsBody(v.lines) }))}>
       <Stack gap="sm">
-        <Table.ScrollContainer minWidth={720}>
-          <Table striped withTableBorder>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t("projectsEdit.measure.label")}</Table.Th>
-                {MEASURE_FIELDS.map((f) => (
-                  <Table.Th key={f} w={100} ta="right">
-                    {t(`projectsEdit.measure.${f}`)}
-                  </Table.Th>
-                ))}
-                <Table.Th w={110} ta="right">
-                  {t("projectsEdit.partial")}
+        <LinesTable
+          minWidth={720}
+          head={
+            <>
+              <Table.Th>{t("projectsEdit.measure.label")}</Table.Th>
+              {MEASURE_FIELDS.map((f) => (
+                <Table.Th key={f} w={100} ta="right">
+                  {t(`projectsEdit.measure.${f}`)}
                 </Table.Th>
-                {editable && <Table.Th w={40} />}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {lines.length === 0 && (
-                <EmptyLinesRow colSpan={editable ? 7 : 6} text={t("projectsEdit.noLines")} />
-              )}
-              {lines.map((line, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: the lines have no id; their order is their identity
-                <Table.Tr key={i}>
-                  <Table.Td>
-                    {editable ? (
-                      <TextInput
-                        size="xs"
-                        aria-label={label("label", i)}
-                        {...form.getInputProps(`lines.${i}.label`)}
-                      />
-                    ) : (
-                      line.label
-                    )}
-                  </Table.Td>
-                  {MEASURE_FIELDS.map((f) => (
-                    <Table.Td key={f} ta="right" ff="monospace">
-                      {editable ? (
-                        <TextInput
-                          size="xs"
-                          inputMode="decimal"
-                          aria-label={label(f, i)}
-                          styles={{ input: { textAlign: "right" } }}
-                          {...form.getInputProps(`lines.${i}.${f}`)}
-                        />
-                      ) : (
-                        line[f]
-                      )}
-                    </Table.Td>
-                  ))}
-                  <Table.Td ta="right" ff="monospace" data-testid={`partial-${i}`}>
-                    {lineProduct(line).isNaN() ? "—" : formatNumber(lineProduct(line).toFixed(3), 3)}
-                  </Table.Td>
-                  {editable && (
-                    <RemoveLineCell
-                      label={`${t("projectsEdit.removeLine")} ${i + 1}`}
-                      onRemove={() => form.removeListItem("lines", i)}
-                    />
-                  )}
-                </Table.Tr>
               ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+              <Table.Th w={110} ta="right">
+                {t("projectsEdit.partial")}
+              </Table.Th>
+            </>
+          }
+          columns={6}
+          lines={lines}
+          cells={(line, i) => (
+            <>
+              <Table.Td>
+                {editable ? (
+                  <TextInput
+                    size="xs"
+                    aria-label={label("label", i)}
+                    {...form.getInputProps(`lines.${i}.label`)}
+                  />
+                ) : (
+                  line.label
+                )}
+              </Table.Td>
+              {MEASURE_FIELDS.map((f) => (
+                <Table.Td key={f} ta="right" ff="monospace">
+                  {editable ? (
+                    <TextInput
+                      size="xs"
+                      inputMode="decimal"
+                      aria-label={label(f, i)}
+                      styles={{ input: { textAlign: "right" } }}
+                      {...form.getInputProps(`lines.${i}.${f}`)}
+                    />
+                  ) : (
+                    line[f]
+                  )}
+                </Table.Td>
+              ))}
+              <Table.Td ta="right" ff="monospace" data-testid={`partial-${i}`}>
+                {lineProduct(line).isNaN() ? "—" : formatNumber(lineProduct(line).toFixed(3), 3)}
+              </Table.Td>
+            </>
+          )}
+          emptyText={t("projectsEdit.noLines")}
+          editable={editable}
+          removeLabel={t("projectsEdit.removeLine")}
+          onRemove={(i) => form.removeListItem("lines", i)}
+        />
         <LinesFooter
           figures={[
             {

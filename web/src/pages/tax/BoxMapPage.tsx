@@ -11,17 +11,16 @@ import {
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useDebouncedValue } from "@mantine/hooks";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api, unwrap } from "../../api/client";
 import type { paths } from "../../api/generated/api";
-import { ApiError } from "../../api/problem";
 import { useCan, useCompany } from "../../auth/session";
 import { DataTable } from "../../components/DataTable";
-import { notifyError, notifySuccess } from "../../components/notify";
+import { notifySuccess } from "../../components/notify";
 import { PageHeader } from "../../components/PageHeader";
-import { problemFieldErrors } from "../../forms/masters";
+import { useFormSave } from "../../components/useFormSave";
 
 type Model = "303" | "111" | "115" | "349";
 type BoxRow =
@@ -136,23 +135,20 @@ function BoxRowForm({ row, onDone }: { row: BoxRow; onDone: () => void }) {
       FIELDS.map((f) => [f, (v: string) => (!v.trim() || BOX.test(v.trim()) ? null : t("tax.badBox"))]),
     ),
   });
-  const save = useMutation({
-    mutationFn: async (v: typeof initial) => {
+  const save = useFormSave(
+    form,
+    async (v) => {
       const body = Object.fromEntries(
         FIELDS.filter((f) => v[f].trim() !== initial[f]).map((f) => [f, v[f].trim() || null]),
       );
       return unwrap(await api.PATCH("/api/tax/box-map/{id}", { params: { path: { id: row.id } }, body }));
     },
-    onSuccess: () => {
+    () => {
       notifySuccess(t("common.saved"));
       void client.invalidateQueries({ queryKey: ["tax-box-map"] });
       onDone();
     },
-    onError: (error) => {
-      if (error instanceof ApiError) form.setErrors(problemFieldErrors(error.problem.errors, FIELDS));
-      notifyError(error);
-    },
-  });
+  );
   const labels: Record<(typeof FIELDS)[number], string> = {
     base_box: row.model === "349" ? t("tax.key") : t("tax.baseBox"),
     quota_box: t("tax.quotaBox"),

@@ -1,0 +1,23 @@
+import { Paper, TextInput } from "@mantine/core";
+import { useDebouncedValue } from "@mantine/hooks";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+
+/** A list's search box and its text, debounced 300 ms (undefined while empty). */
+export function useSearchBox() {
+  const { t } = useTranslation();
+  const [text, setText] = useState("");
+  const [debounced] = useDebouncedValue(text, 300);
+  const box = (
+    <Paper withBorder p="sm" mb="sm">
+      <TextInput
+        aria-label={t("common.search")}
+        placeholder={t("common.search")}
+        value={text}
+        onChange={(e) => setText(e.currentTarget.value)}
+        w={280}
+      />
+    </Paper>
+  );
+  return { search: debounced || undefined, box };
+}
