@@ -58,14 +58,16 @@ export async function listAgents(db: Db, f: AgentListFilter) {
       : undefined,
   );
   return paginate(
-    db
-      .select()
-      .from(agents)
-      .where(where)
-      .orderBy(asc(agents.createdAt), asc(agents.id))
-      .limit(f.limit)
-      .offset(f.offset),
-    db.select({ total: count() }).from(agents).where(where),
+    db,
+    () =>
+      db
+        .select()
+        .from(agents)
+        .where(where)
+        .orderBy(asc(agents.createdAt), asc(agents.id))
+        .limit(f.limit)
+        .offset(f.offset),
+    () => db.select({ total: count() }).from(agents).where(where),
   );
 }
 

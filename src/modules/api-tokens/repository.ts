@@ -65,14 +65,16 @@ export function listTokens(
     f.includeInactive ? undefined : eq(apiTokens.active, true),
   );
   return paginate(
-    db
-      .select()
-      .from(apiTokens)
-      .where(where)
-      .orderBy(asc(apiTokens.createdAt), asc(apiTokens.id))
-      .limit(f.limit)
-      .offset(f.offset),
-    db.select({ total: count() }).from(apiTokens).where(where),
+    db,
+    () =>
+      db
+        .select()
+        .from(apiTokens)
+        .where(where)
+        .orderBy(asc(apiTokens.createdAt), asc(apiTokens.id))
+        .limit(f.limit)
+        .offset(f.offset),
+    () => db.select({ total: count() }).from(apiTokens).where(where),
   );
 }
 

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   check,
   date,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -139,7 +140,8 @@ export const RECONCILIATION_ORIGINS = ["manual", "auto"] as const;
  * A movement tied to what explains it: a receipt or supplier payment (the treasury payment it
  * recorded and that payment's entry) or an existing ledger entry. Unreconciling keeps the row
  * (undone_at) as history; a movement has at most one live reconciliation, an entry explains at
- * most one movement.
+ * most one movement. A receipt's or payment's reconciliation points at its payment with the
+ * company, due and entry it repeats, one key for the four (ADR 035): none can be another's.
  */
 export const bankReconciliations = pgTable(
   "bank_reconciliations",
@@ -150,8 +152,8 @@ export const bankReconciliations = pgTable(
       .notNull()
       .references(() => bankMovements.id),
     target: text("target", { enum: RECONCILIATION_TARGETS }).notNull(),
-    dueId: uuid("due_id").references(() => documentDues.id),
-    paymentId: uuid("payment_id").references(() => treasuryPayments.id),
+    dueId: uuid("due_id"),
+    paymentId: uuid("payment_id"),
     entryId: uuid("entry_id")
       .notNull()
       .references(() => entries.id),
@@ -165,6 +167,16 @@ export const bankReconciliations = pgTable(
     undoneBy: uuid("undone_by"),
   },
   (t) => [
+    foreignKey({
+      name: "bank_reconciliations_payment_fk",
+      columns: [t.companyId, t.paymentId, t.dueId, t.entryId],
+      foreignColumns: [
+        treasuryPayments.companyId,
+        treasuryPayments.id,
+        treasuryPayments.dueId,
+        treasuryPayments.entryId,
+      ],
+    }),
     uniqueIndex("bank_reconciliations_live_movement_key").on(t.movementId).where(sql`${t.undoneAt} is null`),
     uniqueIndex("bank_reconciliations_live_entry_key")
       .on(t.entryId)

@@ -76,14 +76,16 @@ export async function listContacts(db: Db, f: ContactListFilter) {
     f.search ? searchCondition(f.search) : undefined,
   );
   return paginate(
-    db
-      .select()
-      .from(contacts)
-      .where(where)
-      .orderBy(asc(contacts.createdAt), asc(contacts.id))
-      .limit(f.limit)
-      .offset(f.offset),
-    db.select({ total: count() }).from(contacts).where(where),
+    db,
+    () =>
+      db
+        .select()
+        .from(contacts)
+        .where(where)
+        .orderBy(asc(contacts.createdAt), asc(contacts.id))
+        .limit(f.limit)
+        .offset(f.offset),
+    () => db.select({ total: count() }).from(contacts).where(where),
   );
 }
 

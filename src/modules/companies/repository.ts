@@ -28,14 +28,16 @@ export async function listCompanies(
       : undefined,
   );
   return paginate(
-    db
-      .select()
-      .from(companies)
-      .where(where)
-      .orderBy(asc(companies.createdAt), asc(companies.id))
-      .limit(f.limit)
-      .offset(f.offset),
-    db.select({ total: count() }).from(companies).where(where),
+    db,
+    () =>
+      db
+        .select()
+        .from(companies)
+        .where(where)
+        .orderBy(asc(companies.createdAt), asc(companies.id))
+        .limit(f.limit)
+        .offset(f.offset),
+    () => db.select({ total: count() }).from(companies).where(where),
   );
 }
 

@@ -3,10 +3,12 @@ import {
   boolean,
   check,
   date,
+  foreignKey,
   index,
   pgTable,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
@@ -40,6 +42,8 @@ export const bankAccounts = pgTable(
   (t) => [
     uniqueIndex("bank_accounts_company_iban_key").on(t.companyId, t.iban),
     uniqueIndex("bank_accounts_company_subaccount_key").on(t.companyId, t.subaccountCode),
+    // The target of the payments' (company, bank account) key.
+    unique("bank_accounts_company_id_key").on(t.companyId, t.id),
     index("bank_accounts_list_idx").on(t.companyId, t.createdAt, t.id),
   ],
 );
@@ -51,12 +55,16 @@ export type PaymentDirection = (typeof PAYMENT_DIRECTIONS)[number];
  * A collection of a customer receipt (sale) or a payment of a supplier's due (purchase): its
  * amount is allocated to one due, its entry posted in the BAN journal. Undoing it posts the
  * reversal and keeps the row (undone_at, reversal_entry_id) as history.
+ *
+ * Its bank account is checked together with its company, one key (a bank account of another
+ * company is refused, and the company exists since the bank account's does): each foreign key is
+ * a trigger and a lookup per row, and 100,000 payments at a time come from auto-match (ADR 035).
  */
 export const treasuryPayments = pgTable(
   "treasury_payments",
   {
     id: idColumn(),
-    companyId: companyRef(),
+    companyId: uuid("company_id").notNull(),
     dueId: uuid("due_id")
       .notNull()
       .references(() => documentDues.id),
@@ -66,9 +74,7 @@ export const treasuryPayments = pgTable(
     amount: moneyColumn("amount").notNull(),
     /** Bank fees charged on it (Dr 626). */
     fees: moneyColumn("fees").notNull().default("0"),
-    bankAccountId: uuid("bank_account_id")
-      .notNull()
-      .references(() => bankAccounts.id),
+    bankAccountId: uuid("bank_account_id").notNull(),
     entryId: uuid("entry_id")
       .notNull()
       .references(() => entries.id),
@@ -81,6 +87,13 @@ export const treasuryPayments = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    foreignKey({
+      name: "treasury_payments_bank_account_fk",
+      columns: [t.companyId, t.bankAccountId],
+      foreignColumns: [bankAccounts.companyId, bankAccounts.id],
+    }),
+    // The target of the reconciliations' key: a reconciliation repeats its payment's company, due and entry.
+    unique("treasury_payments_reconciliation_key").on(t.companyId, t.id, t.dueId, t.entryId),
     index("treasury_payments_due_idx").on(t.dueId),
     index("treasury_payments_company_date_idx").on(t.companyId, t.date, t.id),
     index("treasury_payments_movement_idx").on(t.bankMovementId).where(sql`${t.bankMovementId} is not null`),

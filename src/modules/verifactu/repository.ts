@@ -159,19 +159,22 @@ export async function listRecords(db: Db, f: RecordListFilter) {
     f.estado ? eq(verifactuQueue.estado, f.estado) : undefined,
   );
   const page = await paginate(
-    db
-      .select({ record: verifactuRecords, queue: verifactuQueue })
-      .from(verifactuRecords)
-      .leftJoin(verifactuQueue, eq(verifactuQueue.recordId, verifactuRecords.id))
-      .where(where)
-      .orderBy(asc(verifactuRecords.companyId), asc(verifactuRecords.sequence))
-      .limit(f.limit)
-      .offset(f.offset),
-    db
-      .select({ total: count() })
-      .from(verifactuRecords)
-      .leftJoin(verifactuQueue, eq(verifactuQueue.recordId, verifactuRecords.id))
-      .where(where),
+    db,
+    () =>
+      db
+        .select({ record: verifactuRecords, queue: verifactuQueue })
+        .from(verifactuRecords)
+        .leftJoin(verifactuQueue, eq(verifactuQueue.recordId, verifactuRecords.id))
+        .where(where)
+        .orderBy(asc(verifactuRecords.companyId), asc(verifactuRecords.sequence))
+        .limit(f.limit)
+        .offset(f.offset),
+    () =>
+      db
+        .select({ total: count() })
+        .from(verifactuRecords)
+        .leftJoin(verifactuQueue, eq(verifactuQueue.recordId, verifactuRecords.id))
+        .where(where),
   );
   return { rows: page.rows.map((r) => ({ ...r.record, queue: r.queue })), total: page.total };
 }
@@ -200,14 +203,16 @@ export async function recordsGenerated(
     range.to ? sql`${day} <= ${range.to}` : undefined,
   );
   return paginate(
-    db
-      .select()
-      .from(verifactuRecords)
-      .where(where)
-      .orderBy(asc(verifactuRecords.sequence))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ total: count() }).from(verifactuRecords).where(where),
+    db,
+    () =>
+      db
+        .select()
+        .from(verifactuRecords)
+        .where(where)
+        .orderBy(asc(verifactuRecords.sequence))
+        .limit(page.limit)
+        .offset(page.offset),
+    () => db.select({ total: count() }).from(verifactuRecords).where(where),
   );
 }
 
@@ -230,14 +235,16 @@ export function eventsAfter(db: Db, companyId: string, afterSequence: number, li
 export async function listEvents(db: Db, f: { scope?: SQL; kind?: string; limit: number; offset: number }) {
   const where = and(f.scope, f.kind ? eq(verifactuEvents.kind, f.kind as EventRow["kind"]) : undefined);
   return paginate(
-    db
-      .select()
-      .from(verifactuEvents)
-      .where(where)
-      .orderBy(asc(verifactuEvents.companyId), asc(verifactuEvents.sequence))
-      .limit(f.limit)
-      .offset(f.offset),
-    db.select({ total: count() }).from(verifactuEvents).where(where),
+    db,
+    () =>
+      db
+        .select()
+        .from(verifactuEvents)
+        .where(where)
+        .orderBy(asc(verifactuEvents.companyId), asc(verifactuEvents.sequence))
+        .limit(f.limit)
+        .offset(f.offset),
+    () => db.select({ total: count() }).from(verifactuEvents).where(where),
   );
 }
 

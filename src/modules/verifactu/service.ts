@@ -1,5 +1,6 @@
 import { assertCompanyVisible, companyFilter } from "../../platform/auth/company-scope.js";
 import type { Db } from "../../platform/db/client.js";
+import { allQueries } from "../../platform/db/sql.js";
 import { type AuthedCtx, inCtxTransaction } from "../../platform/http/context.js";
 import { BadRequestError, ConflictError } from "../../platform/http/errors.js";
 import { uuidv7 } from "../../platform/ids.js";
@@ -115,9 +116,9 @@ export function eventInput(e: repo.EventRow): string {
 
 export async function getVerifactuSettings(ctx: AuthedCtx, requestedCompanyId?: string) {
   const companyId = await resolveCompanyForWrite(ctx, requestedCompanyId);
-  const [mode, records] = await Promise.all([
-    repo.findMode(ctx.db, companyId),
-    repo.countRecords(ctx.db, companyId),
+  const [mode, records] = await allQueries(ctx.db, [
+    () => repo.findMode(ctx.db, companyId),
+    () => repo.countRecords(ctx.db, companyId),
   ]);
   return { companyId, mode, records };
 }
@@ -394,10 +395,10 @@ export async function registerIssuedInvoice(tx: AuthedCtx, invoice: FinalizedInv
 
 export async function getRecord(ctx: AuthedCtx, id: string) {
   const record = assertCompanyVisible(ctx.actor, await repo.findRecord(ctx.db, id), "VeriFactu record");
-  const [queue, responses, cancellation] = await Promise.all([
-    repo.findQueue(ctx.db, id),
-    repo.responsesOf(ctx.db, id),
-    record.recordType === "alta" ? repo.findCancellationOf(ctx.db, id) : undefined,
+  const [queue, responses, cancellation] = await allQueries(ctx.db, [
+    () => repo.findQueue(ctx.db, id),
+    () => repo.responsesOf(ctx.db, id),
+    async () => (record.recordType === "alta" ? repo.findCancellationOf(ctx.db, id) : undefined),
   ]);
   return { ...record, queue: queue ?? null, responses, cancelledBy: cancellation?.id ?? null };
 }

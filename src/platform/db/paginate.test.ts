@@ -22,7 +22,7 @@ describe("paginateBounded", () => {
   const page = (bound: number, min = 0) => {
     const { db } = database.handle;
     const where = gt(numbers.n, min);
-    return paginateBounded(db, db.select().from(numbers).where(where).limit(3), numbers, where, bound);
+    return paginateBounded(db, () => db.select().from(numbers).where(where).limit(3), numbers, where, bound);
   };
 
   it("counts exactly up to the bound", async () => {

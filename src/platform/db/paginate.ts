@@ -1,6 +1,7 @@
 import { count, type SQL, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "./client.js";
+import { allQueries } from "./sql.js";
 
 /** One page of rows and how many rows match the filters across all pages. */
 export interface Page<T> {
@@ -18,14 +19,16 @@ export interface Page<T> {
 export const EXACT_TOTAL_LIMIT = 10_000;
 
 /**
- * Runs a page query and its count query together (two statements in flight on a pool) and returns
- * them as a Page. `count` is a query selecting `{ total: count() }`.
+ * Runs a page query and its count query together (two statements in flight on a pool, one after
+ * the other in a transaction: allQueries) and returns them as a Page. `count` is a query selecting
+ * `{ total: count() }`.
  */
 export async function paginate<T>(
-  rows: PromiseLike<T[]>,
-  count: PromiseLike<Array<{ total: number | string | bigint }>>,
+  db: Db,
+  rows: () => PromiseLike<T[]>,
+  count: () => PromiseLike<Array<{ total: number | string | bigint }>>,
 ): Promise<Page<T>> {
-  const [page, [counted]] = await Promise.all([rows, count]);
+  const [page, [counted]] = await allQueries(db, [rows, count]);
   return { rows: page, total: Number(counted?.total ?? 0) };
 }
 
@@ -35,7 +38,7 @@ export async function paginate<T>(
  */
 export async function paginateBounded<T>(
   db: Db,
-  rows: PromiseLike<T[]>,
+  rows: () => PromiseLike<T[]>,
   table: PgTable,
   where: SQL | undefined,
   bound = EXACT_TOTAL_LIMIT,
@@ -45,7 +48,7 @@ export async function paginateBounded<T>(
     .from(table)
     .where(where)
     .limit(bound + 1);
-  const page = await paginate(rows, db.select({ total: count() }).from(matching.as("matching")));
+  const page = await paginate(db, rows, () => db.select({ total: count() }).from(matching.as("matching")));
   if (page.total <= bound) return { ...page, totalIsEstimate: false };
   const estimate = await plannedRows(db, db.select({ one: sql`1` }).from(table).where(where));
   return { rows: page.rows, total: Math.max(estimate, bound + 1), totalIsEstimate: true };

@@ -1,4 +1,5 @@
 import { type AnyColumn, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { PgTransaction } from "drizzle-orm/pg-core";
 import type { DatabaseHandle, Db } from "./client.js";
 
 /** Rows of a raw SQL query, whichever driver runs it (both results carry `rows`). */
@@ -13,6 +14,27 @@ export async function queryOne<T>(db: Db, query: SQL): Promise<T | undefined> {
 
 /** What to run once the outermost transaction commits, by every transaction object inTransaction made. */
 const onCommit = new WeakMap<Db, Array<() => void>>();
+
+/** True for a transaction (or savepoint): one connection, which runs one statement at a time. */
+export function isTransaction(db: Db): boolean {
+  return db instanceof PgTransaction;
+}
+
+/**
+ * Runs these queries together: at once on a pool (each on a connection of its own), one after
+ * another in a transaction, whose single connection must not be sent a query while another is in
+ * flight (node-postgres 8 queues it with a deprecation warning; pg 9 refuses it). Each query is a
+ * function, so none starts before its turn.
+ */
+export async function allQueries<T extends readonly unknown[]>(
+  db: Db,
+  queries: readonly [...{ [K in keyof T]: () => PromiseLike<T[K]> }],
+): Promise<T> {
+  if (!isTransaction(db)) return (await Promise.all(queries.map((query) => query()))) as unknown as T;
+  const results: unknown[] = [];
+  for (const query of queries) results.push(await query());
+  return results as unknown as T;
+}
 
 /** Runs `work` in one transaction; nested calls become savepoints. */
 export async function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {

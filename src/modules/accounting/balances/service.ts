@@ -1,4 +1,5 @@
 import { addDays } from "../../../platform/dates.js";
+import { allQueries } from "../../../platform/db/sql.js";
 import type { AuthedCtx } from "../../../platform/http/context.js";
 import { BadRequestError, NotFoundError } from "../../../platform/http/errors.js";
 import { findAccountByCode, findSubaccountByCode } from "../chart/repository.js";
@@ -115,14 +116,15 @@ export async function getAccountBalance(
     date: f.dateTo,
   });
   const dateTo = minDate(f.dateTo ?? year.endDate, year.endDate);
-  const [account, subaccount, sums] = await Promise.all([
-    findAccountByCode(ctx.db, year.id, f.accountCode),
-    findSubaccountByCode(ctx.db, year.id, f.accountCode),
-    repo.prefixTotals(ctx.db, {
-      fiscalYearId: year.id,
-      plan: planBalanceRange(year.startDate, dateTo),
-      codePrefix: f.accountCode,
-    }),
+  const [account, subaccount, sums] = await allQueries(ctx.db, [
+    () => findAccountByCode(ctx.db, year.id, f.accountCode),
+    () => findSubaccountByCode(ctx.db, year.id, f.accountCode),
+    () =>
+      repo.prefixTotals(ctx.db, {
+        fiscalYearId: year.id,
+        plan: planBalanceRange(year.startDate, dateTo),
+        codePrefix: f.accountCode,
+      }),
   ]);
   const named = account ?? subaccount;
   if (!named) throw new NotFoundError(`Account ${f.accountCode} in fiscal year ${year.code}`);

@@ -43,19 +43,22 @@ export async function listAccounts(
       : undefined,
   );
   const { rows, total } = await paginate(
-    db
-      .select(accountColumns)
-      .from(accounts)
-      .innerJoin(fiscalYears, eq(fiscalYears.id, accounts.fiscalYearId))
-      .where(where)
-      .orderBy(asc(fiscalYears.startDate), asc(accounts.fiscalYearId), byCode(accounts.code))
-      .limit(f.limit)
-      .offset(f.offset),
-    db
-      .select({ total: count() })
-      .from(accounts)
-      .innerJoin(fiscalYears, eq(fiscalYears.id, accounts.fiscalYearId))
-      .where(where),
+    db,
+    () =>
+      db
+        .select(accountColumns)
+        .from(accounts)
+        .innerJoin(fiscalYears, eq(fiscalYears.id, accounts.fiscalYearId))
+        .where(where)
+        .orderBy(asc(fiscalYears.startDate), asc(accounts.fiscalYearId), byCode(accounts.code))
+        .limit(f.limit)
+        .offset(f.offset),
+    () =>
+      db
+        .select({ total: count() })
+        .from(accounts)
+        .innerJoin(fiscalYears, eq(fiscalYears.id, accounts.fiscalYearId))
+        .where(where),
   );
   return { rows: rows.map((r) => ({ ...r.account, fiscalYearCode: r.fiscalYearCode })), total };
 }
@@ -169,19 +172,22 @@ export async function listSubaccounts(db: Db, f: SubaccountFilter) {
       : undefined,
   );
   const { rows, total } = await paginate(
-    db
-      .select(subaccountColumns)
-      .from(subaccounts)
-      .innerJoin(fiscalYears, eq(fiscalYears.id, subaccounts.fiscalYearId))
-      .where(where)
-      .orderBy(asc(fiscalYears.startDate), asc(subaccounts.fiscalYearId), byCode(subaccounts.code))
-      .limit(f.limit)
-      .offset(f.offset),
-    db
-      .select({ total: count() })
-      .from(subaccounts)
-      .innerJoin(fiscalYears, eq(fiscalYears.id, subaccounts.fiscalYearId))
-      .where(where),
+    db,
+    () =>
+      db
+        .select(subaccountColumns)
+        .from(subaccounts)
+        .innerJoin(fiscalYears, eq(fiscalYears.id, subaccounts.fiscalYearId))
+        .where(where)
+        .orderBy(asc(fiscalYears.startDate), asc(subaccounts.fiscalYearId), byCode(subaccounts.code))
+        .limit(f.limit)
+        .offset(f.offset),
+    () =>
+      db
+        .select({ total: count() })
+        .from(subaccounts)
+        .innerJoin(fiscalYears, eq(fiscalYears.id, subaccounts.fiscalYearId))
+        .where(where),
   );
   return { rows: rows.map((r) => ({ ...r.subaccount, fiscalYearCode: r.fiscalYearCode })), total };
 }

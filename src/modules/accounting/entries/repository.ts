@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../../platform/db/client.js";
 import { type Page, paginateBounded } from "../../../platform/db/paginate.js";
 import { preparedRead } from "../../../platform/db/prepared.js";
-import { equalsAnyOf, insertUnnest } from "../../../platform/db/sql.js";
+import { allQueries, equalsAnyOf, insertUnnest } from "../../../platform/db/sql.js";
 import { likePattern } from "../../../platform/http/pagination.js";
 import { entries, entryCounts, entryLines, fiscalYears, journals, subaccounts } from "../tables.js";
 import { answersFromLines, subaccountLedgerPage } from "./subaccount-ledger.js";
@@ -264,10 +264,10 @@ export async function listEntries(db: Db, f: EntryFilter): Promise<Page<EntryVie
     .limit(f.limit)
     .offset(f.offset);
   if (f.dateFrom || f.dateTo || f.subaccountCode || f.search) {
-    const page = await paginateBounded(db, rows, entries, where);
+    const page = await paginateBounded(db, () => rows, entries, where);
     return { ...page, rows: page.rows as EntryView[] };
   }
-  const [page, total] = await Promise.all([rows, countedEntries(db, f)]);
+  const [page, total] = await allQueries(db, [() => rows, () => countedEntries(db, f)]);
   return { rows: page as EntryView[], total, totalIsEstimate: false };
 }
 
@@ -282,7 +282,7 @@ async function listSubaccountLedger(db: Db, f: EntryFilter): Promise<Page<EntryV
         .limit(f.limit)
         .offset(f.offset)
     : [];
-  const [page, { total, totalIsEstimate }] = await Promise.all([rows, found.counting]);
+  const [page, { total, totalIsEstimate }] = await allQueries(db, [async () => rows, found.counting]);
   return { rows: page as EntryView[], total, totalIsEstimate };
 }
 

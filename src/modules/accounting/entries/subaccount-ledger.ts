@@ -30,7 +30,10 @@ export interface SubaccountLedgerFilter {
 export async function subaccountLedgerPage(
   db: Db,
   f: SubaccountLedgerFilter,
-): Promise<{ ids: SQL | null; counting: Promise<{ total: number; totalIsEstimate: boolean }> } | null> {
+): Promise<{
+  ids: SQL | null;
+  counting: () => Promise<{ total: number; totalIsEstimate: boolean }>;
+} | null> {
   const ids = await subaccountIds(db, f);
   let cursor: SQL | undefined;
   if (f.after) {
@@ -38,8 +41,11 @@ export async function subaccountLedgerPage(
     if (!c) return null;
     cursor = sql`(l.entry_date, l.entry_number, l.entry_id) < (${c.date}::date, ${c.number}::int, ${c.id}::uuid)`;
   }
-  if (!ids.length) return { ids: null, counting: Promise.resolve({ total: 0, totalIsEstimate: false }) };
-  return { ids: orderedEntryIds(ids, f, cursor, f.offset + f.limit), counting: countEntries(db, ids, f) };
+  if (!ids.length) return { ids: null, counting: async () => ({ total: 0, totalIsEstimate: false }) };
+  return {
+    ids: orderedEntryIds(ids, f, cursor, f.offset + f.limit),
+    counting: () => countEntries(db, ids, f),
+  };
 }
 
 /** Exact up to EXACT_TOTAL_LIMIT entries, the planner's estimate of the lines beyond. */

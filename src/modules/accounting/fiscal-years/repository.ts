@@ -87,14 +87,16 @@ export async function listFiscalYears(
     f.search ? ilike(fiscalYears.code, likePattern(f.search)) : undefined,
   );
   return paginate(
-    db
-      .select()
-      .from(fiscalYears)
-      .where(where)
-      .orderBy(desc(fiscalYears.startDate), asc(fiscalYears.id))
-      .limit(f.limit)
-      .offset(f.offset),
-    db.select({ total: count() }).from(fiscalYears).where(where),
+    db,
+    () =>
+      db
+        .select()
+        .from(fiscalYears)
+        .where(where)
+        .orderBy(desc(fiscalYears.startDate), asc(fiscalYears.id))
+        .limit(f.limit)
+        .offset(f.offset),
+    () => db.select({ total: count() }).from(fiscalYears).where(where),
   );
 }
 

@@ -40,14 +40,16 @@ export async function listJournals(
       : undefined,
   );
   return paginate(
-    db
-      .select()
-      .from(journals)
-      .where(where)
-      .orderBy(asc(journals.createdAt), asc(journals.id))
-      .limit(f.limit)
-      .offset(f.offset),
-    db.select({ total: count() }).from(journals).where(where),
+    db,
+    () =>
+      db
+        .select()
+        .from(journals)
+        .where(where)
+        .orderBy(asc(journals.createdAt), asc(journals.id))
+        .limit(f.limit)
+        .offset(f.offset),
+    () => db.select({ total: count() }).from(journals).where(where),
   );
 }
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../../test/helpers/app.js";
 import { expectAfterWalksLikeSkip, expectUnknownCursorRefused } from "../../../../test/helpers/pagination.js";
 import { addDays } from "../../../platform/dates.js";
-import { queryRows } from "../../../platform/db/sql.js";
+import { queryRows, sqlState } from "../../../platform/db/sql.js";
 import { createSubaccount, postEntry, serviceCtx } from "../../accounting/test-support.js";
 import { entryLines, line } from "../../documents/test-support.js";
 import { approvedPurchaseInvoice, issuedSalesInvoice } from "../../treasury/test-support.js";
@@ -448,5 +448,91 @@ describe("auto-match", () => {
     // Without the constraint the same run applies all three.
     const again = await autoMatch(serviceCtx(t.ctx), { bankAccountId: bank.id }, { step: 2 });
     expect(again.applied).toHaveLength(3);
+  });
+});
+
+describe("the database's keys (ADR 035)", () => {
+  /** The SQLSTATE the statement fails with (23503: a foreign key refused it), or "ok". */
+  const outcome = (statement: ReturnType<typeof sql>) =>
+    t.db.execute(statement).then(
+      () => "ok",
+      (err: unknown) => sqlState(err),
+    );
+
+  it("refuse a payment on another company's bank account and a reconciliation not matching its payment", async () => {
+    const invoice = await issuedSalesInvoice(
+      t,
+      fx.companyId,
+      fx.customer.id,
+      [line("1", "50")],
+      "2026-05-04",
+    );
+    const { movements } = await imported([
+      {
+        operationDate: "2026-05-05",
+        amount: "60.50",
+        commonConcept: "04",
+        concepts: [`FRA ${invoice.code}`],
+      },
+    ]);
+    const done = expectStatus<MovementOut>(
+      await post(`/movements/${movements[0]!.id}/reconcile`, { target: "receipt", id: dueOf(invoice) }),
+      200,
+      "reconcile",
+    );
+    const reconciliation = done.reconciliation!;
+    const paymentId = reconciliation.payment_id!;
+
+    const other = await bankingFixture(t);
+    const theirs = await issuedSalesInvoice(
+      t,
+      other.companyId,
+      other.customer.id,
+      [line("1", "20")],
+      "2026-05-04",
+    );
+    const theirPayment = expectStatus<{ id: string; entry_id: string }>(
+      await t.as(t.adminToken, {
+        method: "POST",
+        url: `/api/treasury/customer-receipts/${dueOf(theirs)}/pay`,
+        payload: { date: "2026-05-06", amount: "24.20", bank_account_id: other.bank.id },
+      }),
+      201,
+      "their payment",
+    );
+    const sameCompanyInvoice = await issuedSalesInvoice(
+      t,
+      fx.companyId,
+      fx.customer.id,
+      [line("1", "30")],
+      "2026-05-04",
+    );
+
+    // A payment: on another company's bank account, or moved to another company.
+    expect(
+      await outcome(
+        sql`update treasury_payments set bank_account_id = ${other.bank.id} where id = ${paymentId}`,
+      ),
+    ).toBe("23503");
+    expect(
+      await outcome(
+        sql`update treasury_payments set company_id = ${other.companyId} where id = ${paymentId}`,
+      ),
+    ).toBe("23503");
+    // A reconciliation: another company's payment, its payment with another due, entry or company.
+    const r = sql`update bank_reconciliations set`;
+    const where = sql`where movement_id = ${movements[0]!.id} and undone_at is null`;
+    expect(await outcome(sql`${r} payment_id = ${theirPayment.id} ${where}`)).toBe("23503");
+    expect(
+      await outcome(
+        sql`${r} payment_id = ${theirPayment.id}, due_id = ${dueOf(theirs)}, entry_id = ${theirPayment.entry_id} ${where}`,
+      ),
+    ).toBe("23503");
+    expect(await outcome(sql`${r} due_id = ${dueOf(sameCompanyInvoice)} ${where}`)).toBe("23503");
+    expect(await outcome(sql`${r} entry_id = ${theirPayment.entry_id} ${where}`)).toBe("23503");
+    expect(await outcome(sql`${r} company_id = ${other.companyId} ${where}`)).toBe("23503");
+    // What the keys point at is left as it was: the same row still passes them.
+    expect(await outcome(sql`${r} amount = amount ${where}`)).toBe("ok");
+    expect(await outcome(sql`update treasury_payments set fees = fees where id = ${paymentId}`)).toBe("ok");
   });
 });

@@ -70,13 +70,14 @@ export async function listMovements(db: Db, f: MovementFilter): Promise<Page<Mov
   if (cursor === null) return null;
   return paginateBounded(
     db,
-    db
-      .select()
-      .from(bankMovements)
-      .where(and(where, cursor))
-      .orderBy(asc(bankMovements.operationDate), asc(bankMovements.id))
-      .limit(f.limit)
-      .offset(f.offset),
+    () =>
+      db
+        .select()
+        .from(bankMovements)
+        .where(and(where, cursor))
+        .orderBy(asc(bankMovements.operationDate), asc(bankMovements.id))
+        .limit(f.limit)
+        .offset(f.offset),
     bankMovements,
     where,
   );

@@ -1,5 +1,5 @@
 import { assertCompanyVisible, companyFilter } from "../../../platform/auth/company-scope.js";
-import { violatedConstraint } from "../../../platform/db/sql.js";
+import { allQueries, violatedConstraint } from "../../../platform/db/sql.js";
 import { type AuthedCtx, inCtxTransaction } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
 import { unknownCursorError } from "../../../platform/http/pagination.js";
@@ -130,9 +130,9 @@ export async function suggestionsForNew(ctx: AuthedCtx, companyId: string, movem
 /** Each movement with its live suggestions (kept candidates rescored against what is open now). */
 async function viewsOf(ctx: AuthedCtx, rows: MovementRow[]): Promise<MovementView[]> {
   const ids = rows.map((r) => r.id);
-  const [kept, reconciliations] = await Promise.all([
-    repo.suggestionsOf(ctx.db, ids),
-    repo.liveReconciliationsOf(ctx.db, ids),
+  const [kept, reconciliations] = await allQueries(ctx.db, [
+    () => repo.suggestionsOf(ctx.db, ids),
+    () => repo.liveReconciliationsOf(ctx.db, ids),
   ]);
   const companyOf = new Map(rows.map((r) => [r.id, r.companyId]));
   const duesByCompany = new Map<string, Set<string>>();

@@ -157,14 +157,15 @@ export async function listDues(db: Db, f: DueListFilter): Promise<Page<DueView> 
   if (cursor === null) return null;
   return paginateBounded(
     db,
-    db
-      .select(dueColumns)
-      .from(documentDues)
-      .innerJoin(documents, eq(documents.id, documentDues.documentId))
-      .where(and(where, cursor))
-      .orderBy(asc(documentDues.dueDate), asc(documentDues.code), asc(documentDues.id))
-      .limit(f.limit)
-      .offset(f.offset) as unknown as Promise<DueView[]>,
+    () =>
+      db
+        .select(dueColumns)
+        .from(documentDues)
+        .innerJoin(documents, eq(documents.id, documentDues.documentId))
+        .where(and(where, cursor))
+        .orderBy(asc(documentDues.dueDate), asc(documentDues.code), asc(documentDues.id))
+        .limit(f.limit)
+        .offset(f.offset) as unknown as Promise<DueView[]>,
     documentDues,
     where,
   );

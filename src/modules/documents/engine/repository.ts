@@ -437,15 +437,16 @@ export async function listDocuments(db: Db, f: DocumentListFilter): Promise<Page
   if (cursor === null) return null;
   return paginateBounded(
     db,
-    db
-      .select(headerColumns)
-      .from(documents)
-      .innerJoin(documentSeries, eq(documentSeries.id, documents.seriesId))
-      .where(and(where, cursor))
-      .orderBy(desc(documents.issueDate), desc(documents.id))
-      .limit(f.limit)
-      .offset(f.offset)
-      .then((rows) => rows.map(toHeader)),
+    () =>
+      db
+        .select(headerColumns)
+        .from(documents)
+        .innerJoin(documentSeries, eq(documentSeries.id, documents.seriesId))
+        .where(and(where, cursor))
+        .orderBy(desc(documents.issueDate), desc(documents.id))
+        .limit(f.limit)
+        .offset(f.offset)
+        .then((rows) => rows.map(toHeader)),
     documents,
     where,
   );

@@ -1,5 +1,6 @@
 import { today } from "../../../platform/dates.js";
 import type { Db } from "../../../platform/db/client.js";
+import { allQueries } from "../../../platform/db/sql.js";
 import { dec } from "../../../platform/money.js";
 import type { DocumentKind } from "../tables.js";
 import { type PaymentStatus, paymentStatus } from "../transitions.js";
@@ -42,12 +43,12 @@ export function paymentStatusOf(
 
 /** The whole document: lines, taxes, dues, and the documents it came from and went to. */
 export async function loadDocumentView(db: Db, header: repo.DocumentHeader): Promise<DocumentView> {
-  const [lines, taxes, dues, related, corrects] = await Promise.all([
-    repo.linesOf(db, header.id),
-    repo.taxesOf(db, header.id),
-    repo.duesOf(db, header.id),
-    repo.relatedDocuments(db, header.id),
-    header.correctsDocumentId ? repo.findDocument(db, header.correctsDocumentId) : undefined,
+  const [lines, taxes, dues, related, corrects] = await allQueries(db, [
+    () => repo.linesOf(db, header.id),
+    () => repo.taxesOf(db, header.id),
+    () => repo.duesOf(db, header.id),
+    () => repo.relatedDocuments(db, header.id),
+    async () => (header.correctsDocumentId ? repo.findDocument(db, header.correctsDocumentId) : undefined),
   ]);
   const rectifications = related.rectifications.map(toRelated);
   const fullyRectified = rectifications.length > 0 && (await isFullyRectified(db, header, lines));

@@ -53,14 +53,16 @@ export function listPaymentTerms(db: Db, f: PaymentTermListFilter) {
       : undefined,
   );
   return paginate(
-    db
-      .select()
-      .from(paymentTerms)
-      .where(where)
-      .orderBy(asc(paymentTerms.createdAt), asc(paymentTerms.id))
-      .limit(f.limit)
-      .offset(f.offset),
-    db.select({ total: count() }).from(paymentTerms).where(where),
+    db,
+    () =>
+      db
+        .select()
+        .from(paymentTerms)
+        .where(where)
+        .orderBy(asc(paymentTerms.createdAt), asc(paymentTerms.id))
+        .limit(f.limit)
+        .offset(f.offset),
+    () => db.select({ total: count() }).from(paymentTerms).where(where),
   );
 }
 

@@ -72,14 +72,16 @@ export function listSeries(db: Db, f: SeriesListFilter) {
       : undefined,
   );
   return paginate(
-    db
-      .select()
-      .from(documentSeries)
-      .where(where)
-      .orderBy(asc(documentSeries.createdAt), asc(documentSeries.id))
-      .limit(f.limit)
-      .offset(f.offset),
-    db.select({ total: count() }).from(documentSeries).where(where),
+    db,
+    () =>
+      db
+        .select()
+        .from(documentSeries)
+        .where(where)
+        .orderBy(asc(documentSeries.createdAt), asc(documentSeries.id))
+        .limit(f.limit)
+        .offset(f.offset),
+    () => db.select({ total: count() }).from(documentSeries).where(where),
   );
 }
 

@@ -80,14 +80,16 @@ export function listTaxCodes(db: Db, f: TaxCodeListFilter) {
       : undefined,
   );
   return paginate(
-    db
-      .select()
-      .from(taxCodes)
-      .where(where)
-      .orderBy(asc(taxCodes.createdAt), asc(taxCodes.id))
-      .limit(f.limit)
-      .offset(f.offset),
-    db.select({ total: count() }).from(taxCodes).where(where),
+    db,
+    () =>
+      db
+        .select()
+        .from(taxCodes)
+        .where(where)
+        .orderBy(asc(taxCodes.createdAt), asc(taxCodes.id))
+        .limit(f.limit)
+        .offset(f.offset),
+    () => db.select({ total: count() }).from(taxCodes).where(where),
   );
 }
 

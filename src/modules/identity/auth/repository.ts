@@ -113,14 +113,16 @@ export async function listLoginAudit(db: Db, filter: AuditFilter) {
   ];
   const where = and(...conditions);
   return paginate(
-    db
-      .select()
-      .from(loginAudit)
-      .where(where)
-      .orderBy(desc(loginAudit.createdAt), desc(loginAudit.id))
-      .limit(filter.limit)
-      .offset(filter.offset),
-    db.select({ total: count() }).from(loginAudit).where(where),
+    db,
+    () =>
+      db
+        .select()
+        .from(loginAudit)
+        .where(where)
+        .orderBy(desc(loginAudit.createdAt), desc(loginAudit.id))
+        .limit(filter.limit)
+        .offset(filter.offset),
+    () => db.select({ total: count() }).from(loginAudit).where(where),
   );
 }
 

@@ -24,14 +24,16 @@ export async function findRoleById(db: Db, id: string) {
 export function listRoles(db: Db, filter: { search?: string; limit: number; offset: number }) {
   const where = filter.search ? ilike(roles.name, likePattern(filter.search)) : undefined;
   return paginate(
-    db
-      .select()
-      .from(roles)
-      .where(where)
-      .orderBy(asc(roles.createdAt), asc(roles.id))
-      .limit(filter.limit)
-      .offset(filter.offset),
-    db.select({ total: count() }).from(roles).where(where),
+    db,
+    () =>
+      db
+        .select()
+        .from(roles)
+        .where(where)
+        .orderBy(asc(roles.createdAt), asc(roles.id))
+        .limit(filter.limit)
+        .offset(filter.offset),
+    () => db.select({ total: count() }).from(roles).where(where),
   );
 }
 

@@ -48,14 +48,16 @@ export async function listUsers(db: Db, filter: UserFilter) {
   ];
   const where = and(...conditions);
   return paginate(
-    db
-      .select()
-      .from(users)
-      .where(where)
-      .orderBy(asc(users.createdAt), asc(users.id))
-      .limit(filter.limit)
-      .offset(filter.offset),
-    db.select({ total: count() }).from(users).where(where),
+    db,
+    () =>
+      db
+        .select()
+        .from(users)
+        .where(where)
+        .orderBy(asc(users.createdAt), asc(users.id))
+        .limit(filter.limit)
+        .offset(filter.offset),
+    () => db.select({ total: count() }).from(users).where(where),
   );
 }
 

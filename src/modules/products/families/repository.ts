@@ -36,14 +36,16 @@ export async function listFamilies(
       : undefined,
   );
   return paginate(
-    db
-      .select()
-      .from(productFamilies)
-      .where(where)
-      .orderBy(asc(productFamilies.createdAt), asc(productFamilies.id))
-      .limit(f.limit)
-      .offset(f.offset),
-    db.select({ total: count() }).from(productFamilies).where(where),
+    db,
+    () =>
+      db
+        .select()
+        .from(productFamilies)
+        .where(where)
+        .orderBy(asc(productFamilies.createdAt), asc(productFamilies.id))
+        .limit(f.limit)
+        .offset(f.offset),
+    () => db.select({ total: count() }).from(productFamilies).where(where),
   );
 }
 

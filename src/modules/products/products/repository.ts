@@ -96,16 +96,19 @@ export async function listProducts(db: Db, f: ProductListFilter) {
       : undefined,
   );
   return paginate(
-    selectProducts(db)
-      .where(where)
-      .orderBy(asc(products.createdAt), asc(products.id))
-      .limit(f.limit)
-      .offset(f.offset),
-    db
-      .select({ total: count() })
-      .from(products)
-      .leftJoin(productFamilies, eq(productFamilies.id, products.familyId))
-      .where(where),
+    db,
+    () =>
+      selectProducts(db)
+        .where(where)
+        .orderBy(asc(products.createdAt), asc(products.id))
+        .limit(f.limit)
+        .offset(f.offset),
+    () =>
+      db
+        .select({ total: count() })
+        .from(products)
+        .leftJoin(productFamilies, eq(productFamilies.id, products.familyId))
+        .where(where),
   );
 }
 

@@ -28,14 +28,16 @@ export function listActivityRows(db: Db, f: ActivityFilter) {
       : undefined,
   );
   return paginate(
-    db
-      .select()
-      .from(activities)
-      .where(where)
-      .orderBy(asc(activities.createdAt), asc(activities.id))
-      .limit(f.limit)
-      .offset(f.offset),
-    db.select({ total: count() }).from(activities).where(where),
+    db,
+    () =>
+      db
+        .select()
+        .from(activities)
+        .where(where)
+        .orderBy(asc(activities.createdAt), asc(activities.id))
+        .limit(f.limit)
+        .offset(f.offset),
+    () => db.select({ total: count() }).from(activities).where(where),
   );
 }
 

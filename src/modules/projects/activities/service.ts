@@ -1,5 +1,5 @@
 import { today } from "../../../platform/dates.js";
-import { inTransaction } from "../../../platform/db/sql.js";
+import { allQueries, inTransaction } from "../../../platform/db/sql.js";
 import type { Ctx } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
 import { dec, toMoney } from "../../../platform/money.js";
@@ -53,7 +53,10 @@ export interface ActivityView {
 
 async function views(db: Ctx["db"], rows: ActivityRow[]): Promise<ActivityView[]> {
   const ids = rows.map((r) => r.id);
-  const [links, planned] = await Promise.all([itemIdsOfActivities(db, ids), plannedValues(db, ids)]);
+  const [links, planned] = await allQueries(db, [
+    () => itemIdsOfActivities(db, ids),
+    () => plannedValues(db, ids),
+  ]);
   return rows.map((row) => {
     const plannedValue = planned.get(row.id) ?? "0";
     return {

@@ -1,4 +1,4 @@
-import { inTransaction } from "../../../platform/db/sql.js";
+import { allQueries, inTransaction } from "../../../platform/db/sql.js";
 import type { AuthedCtx, Ctx } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError, type FieldError } from "../../../platform/http/errors.js";
 import { uuidv7 } from "../../../platform/ids.js";
@@ -114,9 +114,9 @@ export async function replaceBudgetItems(ctx: Ctx, budgetId: string, file: Buffe
 
 export async function exportBudget(ctx: Ctx, budgetId: string, charset: Bc3Charset) {
   const budget = await loadBudget(ctx.db, budgetId, ctx.actor);
-  const [tree, amounts] = await Promise.all([
-    loadTree(ctx.db, budgetId),
-    displayAmountsOfBudget(ctx.db, budgetId),
+  const [tree, amounts] = await allQueries(ctx.db, [
+    () => loadTree(ctx.db, budgetId),
+    () => displayAmountsOfBudget(ctx.db, budgetId),
   ]);
   return { code: budget.code, file: writeBc3(bc3FromTree(budget, tree, amounts, charset), { charset }) };
 }

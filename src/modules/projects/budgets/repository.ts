@@ -30,14 +30,16 @@ export function listBudgets(db: Db, filter: BudgetFilter) {
     filter.scope,
   );
   return paginate(
-    db
-      .select()
-      .from(budgets)
-      .where(where)
-      .orderBy(asc(budgets.createdAt), asc(budgets.id))
-      .limit(filter.limit)
-      .offset(filter.offset),
-    db.select({ total: count() }).from(budgets).where(where),
+    db,
+    () =>
+      db
+        .select()
+        .from(budgets)
+        .where(where)
+        .orderBy(asc(budgets.createdAt), asc(budgets.id))
+        .limit(filter.limit)
+        .offset(filter.offset),
+    () => db.select({ total: count() }).from(budgets).where(where),
   );
 }
 
@@ -98,19 +100,21 @@ export async function insertHistory(
 export function listHistory(db: Db, budgetId: string, page: { limit: number; offset: number }) {
   const where = eq(budgetStatusHistory.budgetId, budgetId);
   return paginate(
-    db
-      .select({
-        id: budgetStatusHistory.id,
-        fromEstado: budgetStatusHistory.fromEstado,
-        toEstado: budgetStatusHistory.toEstado,
-        userId: budgetStatusHistory.userId,
-        createdAt: budgetStatusHistory.createdAt,
-      })
-      .from(budgetStatusHistory)
-      .where(where)
-      .orderBy(asc(budgetStatusHistory.createdAt), asc(budgetStatusHistory.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ total: count() }).from(budgetStatusHistory).where(where),
+    db,
+    () =>
+      db
+        .select({
+          id: budgetStatusHistory.id,
+          fromEstado: budgetStatusHistory.fromEstado,
+          toEstado: budgetStatusHistory.toEstado,
+          userId: budgetStatusHistory.userId,
+          createdAt: budgetStatusHistory.createdAt,
+        })
+        .from(budgetStatusHistory)
+        .where(where)
+        .orderBy(asc(budgetStatusHistory.createdAt), asc(budgetStatusHistory.id))
+        .limit(page.limit)
+        .offset(page.offset),
+    () => db.select({ total: count() }).from(budgetStatusHistory).where(where),
   );
 }

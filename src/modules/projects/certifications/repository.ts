@@ -48,14 +48,16 @@ export function listCertifications(db: Db, filter: CertificationFilter) {
     filter.estado ? eq(certifications.estado, filter.estado) : undefined,
   );
   return paginate(
-    db
-      .select()
-      .from(certifications)
-      .where(where)
-      .orderBy(asc(certifications.createdAt), asc(certifications.id))
-      .limit(filter.limit)
-      .offset(filter.offset),
-    db.select({ total: count() }).from(certifications).where(where),
+    db,
+    () =>
+      db
+        .select()
+        .from(certifications)
+        .where(where)
+        .orderBy(asc(certifications.createdAt), asc(certifications.id))
+        .limit(filter.limit)
+        .offset(filter.offset),
+    () => db.select({ total: count() }).from(certifications).where(where),
   );
 }
 

@@ -1,4 +1,4 @@
-import { inTransaction } from "../../../platform/db/sql.js";
+import { allQueries, inTransaction } from "../../../platform/db/sql.js";
 import type { AuthedCtx, Ctx } from "../../../platform/http/context.js";
 import {
   BadRequestError,
@@ -40,11 +40,11 @@ export async function listCertifications(ctx: Ctx, filter: repo.CertificationFil
 }
 
 async function viewOf(ctx: Ctx, certification: CertificationRow): Promise<CertificationView> {
-  const [budget, items, ownLines, previous] = await Promise.all([
-    loadBudget(ctx.db, certification.budgetId, ctx.actor),
-    repo.itemNodesOfBudget(ctx.db, certification.budgetId),
-    repo.linesOf(ctx.db, certification.id),
-    repo.previousValidatedLines(ctx.db, certification.budgetId, certification.number),
+  const [budget, items, ownLines, previous] = await allQueries(ctx.db, [
+    () => loadBudget(ctx.db, certification.budgetId, ctx.actor),
+    () => repo.itemNodesOfBudget(ctx.db, certification.budgetId),
+    () => repo.linesOf(ctx.db, certification.id),
+    () => repo.previousValidatedLines(ctx.db, certification.budgetId, certification.number),
   ]);
   return buildCertificationView({ certification, budget, items, ownLines, previous });
 }

@@ -36,14 +36,16 @@ export function listCostEntries(db: Db, filter: CostEntryFilter) {
       : undefined,
   );
   return paginate(
-    db
-      .select()
-      .from(costEntries)
-      .where(where)
-      .orderBy(asc(costEntries.date), asc(costEntries.createdAt), asc(costEntries.id))
-      .limit(filter.limit)
-      .offset(filter.offset),
-    db.select({ total: count() }).from(costEntries).where(where),
+    db,
+    () =>
+      db
+        .select()
+        .from(costEntries)
+        .where(where)
+        .orderBy(asc(costEntries.date), asc(costEntries.createdAt), asc(costEntries.id))
+        .limit(filter.limit)
+        .offset(filter.offset),
+    () => db.select({ total: count() }).from(costEntries).where(where),
   );
 }
 

@@ -138,11 +138,13 @@ export async function pageItemIds(db: Db, f: ItemFilter): Promise<{ ids: string[
         from budget_items c join tree t on c.parent_id = t.id
     )`;
   const { rows, total } = await paginate(
-    queryRows<{ id: string }>(
-      db,
-      sql`${tree} select id from tree ${where} order by path, id limit ${f.limit} offset ${f.offset}`,
-    ),
-    queryRows<{ total: number }>(db, sql`${tree} select count(*)::int as total from tree ${where}`),
+    db,
+    () =>
+      queryRows<{ id: string }>(
+        db,
+        sql`${tree} select id from tree ${where} order by path, id limit ${f.limit} offset ${f.offset}`,
+      ),
+    () => queryRows<{ total: number }>(db, sql`${tree} select count(*)::int as total from tree ${where}`),
   );
   return { ids: rows.map((r) => r.id), total };
 }

@@ -1,4 +1,4 @@
-import { inTransaction } from "../../../platform/db/sql.js";
+import { allQueries, inTransaction } from "../../../platform/db/sql.js";
 import type { Ctx } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
 import { assertBudgetVisible, loadBudget, loadBudgetForWrite } from "../budget-access.js";
@@ -74,12 +74,12 @@ async function assertCodeFree(db: Ctx["db"], budgetId: string, code: string, exc
 export async function getItem(ctx: Ctx, id: string): Promise<ItemView> {
   const item = await requireItem(ctx.db, id);
   await assertBudgetVisible(ctx.db, item.budgetId, ctx.actor, "Budget item");
-  const [amounts, measurements, decomposition, concept, others] = await Promise.all([
-    displayAmounts(ctx.db, [id]),
-    measurementsOf(ctx.db, id),
-    decompositionOf(ctx.db, item.conceptId),
-    findConcept(ctx.db, item.conceptId),
-    otherPlacements(ctx.db, item.conceptId, id),
+  const [amounts, measurements, decomposition, concept, others] = await allQueries(ctx.db, [
+    () => displayAmounts(ctx.db, [id]),
+    () => measurementsOf(ctx.db, id),
+    () => decompositionOf(ctx.db, item.conceptId),
+    () => findConcept(ctx.db, item.conceptId),
+    () => otherPlacements(ctx.db, item.conceptId, id),
   ]);
   return {
     ...item,
@@ -138,7 +138,10 @@ export async function listItems(
     limit: f.limit,
     offset: f.offset,
   });
-  const [rows, amounts] = await Promise.all([itemsByIds(ctx.db, ids), displayAmounts(ctx.db, ids)]);
+  const [rows, amounts] = await allQueries(ctx.db, [
+    () => itemsByIds(ctx.db, ids),
+    () => displayAmounts(ctx.db, ids),
+  ]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return {
     rows: ids.map((id) => ({ row: byId.get(id) as ItemRow, amount: amounts.get(id) ?? "0" })),
@@ -147,9 +150,9 @@ export async function listItems(
 }
 
 async function listTree(ctx: Ctx, f: ItemListFilters) {
-  const [rows, amounts] = await Promise.all([
-    itemsOfBudget(ctx.db, f.budgetId),
-    displayAmountsOfBudget(ctx.db, f.budgetId),
+  const [rows, amounts] = await allQueries(ctx.db, [
+    () => itemsOfBudget(ctx.db, f.budgetId),
+    () => displayAmountsOfBudget(ctx.db, f.budgetId),
   ]);
   const toListing = (t: TreeNode<ItemRow>): ItemListing => ({
     row: t.node,

@@ -55,21 +55,23 @@ const columns = {
 
 export function listBoxMap(db: Db, where: SQL | undefined, page: { limit: number; offset: number }) {
   return paginate(
-    db
-      .select(columns)
-      .from(taxBoxMap)
-      .where(where)
-      .orderBy(
-        taxBoxMap.model,
-        columns.taxCode,
-        taxBoxMap.direction,
-        taxBoxMap.rectifying,
-        taxBoxMap.side,
-        taxBoxMap.id,
-      )
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ total: count() }).from(taxBoxMap).where(where),
+    db,
+    () =>
+      db
+        .select(columns)
+        .from(taxBoxMap)
+        .where(where)
+        .orderBy(
+          taxBoxMap.model,
+          columns.taxCode,
+          taxBoxMap.direction,
+          taxBoxMap.rectifying,
+          taxBoxMap.side,
+          taxBoxMap.id,
+        )
+        .limit(page.limit)
+        .offset(page.offset),
+    () => db.select({ total: count() }).from(taxBoxMap).where(where),
   );
 }
 

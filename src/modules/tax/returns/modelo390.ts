@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
-import { queryRows } from "../../../platform/db/sql.js";
+import { allQueries, queryRows } from "../../../platform/db/sql.js";
 import type { AuthedCtx } from "../../../platform/http/context.js";
 import { ConflictError } from "../../../platform/http/errors.js";
 import { modelo347Report } from "../../documents/index.js";
@@ -25,12 +25,13 @@ export async function compute390FromBooks(
   manual: Boxes,
   returns303: Year303[],
 ): Promise<{ boxes: Boxes; records: Issue390[] }> {
-  const [byRate, [regime]] = await Promise.all([
-    boxSumsByRate(db, companyId, p.dateFrom, p.dateTo),
-    queryRows<{ recargo: boolean }>(
-      db,
-      sql`select tax_regime = 'recargo_equivalencia' as recargo from document_settings where company_id = ${companyId}`,
-    ),
+  const [byRate, [regime]] = await allQueries(db, [
+    () => boxSumsByRate(db, companyId, p.dateFrom, p.dateTo),
+    () =>
+      queryRows<{ recargo: boolean }>(
+        db,
+        sql`select tax_regime = 'recargo_equivalencia' as recargo from document_settings where company_id = ${companyId}`,
+      ),
   ]);
   const { boxes, issues } = compute390(returns303, byRate, manual, {
     recargoRegime: regime?.recargo ?? false,

@@ -117,14 +117,16 @@ export async function eventsOf(db: Db, returnId: string) {
 
 export function listReturns(db: Db, where: SQL | undefined, page: { limit: number; offset: number }) {
   return paginate(
-    db
-      .select()
-      .from(taxReturns)
-      .where(where)
-      .orderBy(desc(taxReturns.year), desc(taxReturns.dateFrom), asc(taxReturns.model), asc(taxReturns.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ total: count() }).from(taxReturns).where(where),
+    db,
+    () =>
+      db
+        .select()
+        .from(taxReturns)
+        .where(where)
+        .orderBy(desc(taxReturns.year), desc(taxReturns.dateFrom), asc(taxReturns.model), asc(taxReturns.id))
+        .limit(page.limit)
+        .offset(page.offset),
+    () => db.select({ total: count() }).from(taxReturns).where(where),
   );
 }
 

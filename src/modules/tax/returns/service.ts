@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { assertCompanyVisible, companyFilter } from "../../../platform/auth/company-scope.js";
 import type { Db } from "../../../platform/db/client.js";
-import { violatedConstraint } from "../../../platform/db/sql.js";
+import { allQueries, violatedConstraint } from "../../../platform/db/sql.js";
 import { type AuthedCtx, inCtxTransaction } from "../../../platform/http/context.js";
 import {
   BadRequestError,
@@ -604,9 +604,11 @@ export async function invoicesBehindBox(ctx: AuthedCtx, id: string, box: string)
   if (!source)
     return fail("it is a total or comes from the returns (85, 86, 95, 97, 98): trace the boxes it adds");
   const { boxes: from, rate, services } = source;
-  const lists = await Promise.all(
-    from.map((b) =>
-      invoicesOfBox(ctx.db, row.companyId, "303", row.dateFrom, row.dateTo, b, { rate, services }),
+  const lists = await allQueries(
+    ctx.db,
+    from.map(
+      (b) => () =>
+        invoicesOfBox(ctx.db, row.companyId, "303", row.dateFrom, row.dateTo, b, { rate, services }),
     ),
   );
   return lists.flat();

@@ -56,9 +56,11 @@ function where(f: BookFilters) {
 /** The page of book rows and their count: two statements, whatever the page size. */
 export function listBookRows(db: Db, f: BookFilters) {
   return paginate(
-    queryRows<BookRow>(
-      db,
-      sql`select d.id as "documentId", coalesce(d.operation_date, d.issue_date)::text as "accrualDate",
+    db,
+    () =>
+      queryRows<BookRow>(
+        db,
+        sql`select d.id as "documentId", coalesce(d.operation_date, d.issue_date)::text as "accrualDate",
                  d.issue_date::text as "issueDate", d.operation_date::text as "operationDate",
                  s.code as series, s.kind as "seriesKind", d.code, d.supplier_number as "supplierNumber",
                  to_char(d.finalized_at, 'YYYY-MM-DD') as "receivedAt",
@@ -82,12 +84,13 @@ export function listBookRows(db: Db, f: BookFilters) {
            where ${where(f)}
            order by coalesce(d.operation_date, d.issue_date), d.code, t.rate, t.id
            limit ${f.limit} offset ${f.offset}`,
-    ),
-    queryRows<{ total: number }>(
-      db,
-      sql`select count(*)::int as total
+      ),
+    () =>
+      queryRows<{ total: number }>(
+        db,
+        sql`select count(*)::int as total
             from documents d join document_taxes t on t.document_id = d.id and t.kind = 'vat'
            where ${where(f)}`,
-    ),
+      ),
   );
 }

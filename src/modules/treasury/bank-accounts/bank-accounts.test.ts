@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../../test/helpers/app.js";
+import { watchPgOverlaps } from "../../../../test/helpers/pg-overlap.js";
 import { createCompany, createFiscalYear } from "../../accounting/test-support.js";
 import { expectStatus } from "../../documents/test-support.js";
 import { type BankAccountOut, createBankAccount, IBANS } from "../test-support.js";
@@ -19,6 +20,18 @@ afterAll(async () => {
 const url = "/api/treasury/bank-accounts";
 
 describe("bank accounts", () => {
+  it("creating one sends its transaction's queries one at a time (its subaccount lookups once ran together)", async () => {
+    const ownCompany = await createCompany(t, { name: "Bank accounts overlap test" });
+    await createFiscalYear(t, ownCompany, "2026");
+    const watch = watchPgOverlaps();
+    try {
+      await createBankAccount(t, ownCompany, { name: "Banco overlap", iban: IBANS[2] });
+    } finally {
+      watch.restore();
+    }
+    expect(watch.overlaps).toEqual([]);
+  });
+
   it("creates an account with its IBAN normalized and its own 572 subaccount in the open years", async () => {
     const a = await createBankAccount(t, companyId, {
       name: "Banco A",

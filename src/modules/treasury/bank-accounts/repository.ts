@@ -42,14 +42,16 @@ export function listBankAccounts(db: Db, f: BankAccountListFilter) {
       : undefined,
   );
   return paginate(
-    db
-      .select()
-      .from(bankAccounts)
-      .where(where)
-      .orderBy(asc(bankAccounts.createdAt), asc(bankAccounts.id))
-      .limit(f.limit)
-      .offset(f.offset),
-    db.select({ total: count() }).from(bankAccounts).where(where),
+    db,
+    () =>
+      db
+        .select()
+        .from(bankAccounts)
+        .where(where)
+        .orderBy(asc(bankAccounts.createdAt), asc(bankAccounts.id))
+        .limit(f.limit)
+        .offset(f.offset),
+    () => db.select({ total: count() }).from(bankAccounts).where(where),
   );
 }
 

@@ -1,5 +1,5 @@
 import { assertCompanyVisible, canSeeCompany, companyFilter } from "../../../platform/auth/company-scope.js";
-import { sqlState, violatedConstraint } from "../../../platform/db/sql.js";
+import { allQueries, sqlState, violatedConstraint } from "../../../platform/db/sql.js";
 import { type AuthedCtx, inCtxTransaction } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError } from "../../../platform/http/errors.js";
 import { validateIban } from "../../../platform/iban.js";
@@ -72,15 +72,16 @@ export async function bankAccountsOfCompany(ctx: AuthedCtx, companyId: string) {
 
 /** The next 572 subaccount code no bank account and no ledger subaccount of the company uses. */
 async function nextBankSubaccount(ctx: AuthedCtx, companyId: string, length: number): Promise<string> {
-  const [ours, ledger] = await Promise.all([
-    repo.highestBankSubaccount(ctx.db, companyId),
-    listSubaccounts(ctx, {
-      companyId,
-      accountCode: BANK_ACCOUNT,
-      includeInactive: true,
-      limit: 10000,
-      offset: 0,
-    }),
+  const [ours, ledger] = await allQueries(ctx.db, [
+    () => repo.highestBankSubaccount(ctx.db, companyId),
+    () =>
+      listSubaccounts(ctx, {
+        companyId,
+        accountCode: BANK_ACCOUNT,
+        includeInactive: true,
+        limit: 10000,
+        offset: 0,
+      }),
   ]);
   let highest = 0n;
   for (const code of [ours, ...ledger.rows.map((s) => s.code)]) {
@@ -104,15 +105,16 @@ function checkSubaccountCode(code: string, length: number) {
 
 /** Gives the bank its subaccount in every open fiscal year of the company that lacks it. */
 async function ensureBankSubaccounts(ctx: AuthedCtx, account: BankAccountRow) {
-  const [years, existing] = await Promise.all([
-    listFiscalYears(ctx, { companyId: account.companyId, estado: "abierto", limit: 10000, offset: 0 }),
-    listSubaccounts(ctx, {
-      companyId: account.companyId,
-      accountCode: account.subaccountCode,
-      includeInactive: true,
-      limit: 10000,
-      offset: 0,
-    }),
+  const [years, existing] = await allQueries(ctx.db, [
+    () => listFiscalYears(ctx, { companyId: account.companyId, estado: "abierto", limit: 10000, offset: 0 }),
+    () =>
+      listSubaccounts(ctx, {
+        companyId: account.companyId,
+        accountCode: account.subaccountCode,
+        includeInactive: true,
+        limit: 10000,
+        offset: 0,
+      }),
   ]);
   const has = new Set(
     existing.rows.filter((s) => s.code === account.subaccountCode).map((s) => s.fiscalYearCode),

@@ -40,14 +40,16 @@ export function listBudgets(db: Db, f: BudgetListFilter) {
       : undefined,
   );
   return paginate(
-    db
-      .select()
-      .from(treasuryBudgets)
-      .where(where)
-      .orderBy(asc(treasuryBudgets.date), asc(treasuryBudgets.id))
-      .limit(f.limit)
-      .offset(f.offset),
-    db.select({ total: count() }).from(treasuryBudgets).where(where),
+    db,
+    () =>
+      db
+        .select()
+        .from(treasuryBudgets)
+        .where(where)
+        .orderBy(asc(treasuryBudgets.date), asc(treasuryBudgets.id))
+        .limit(f.limit)
+        .offset(f.offset),
+    () => db.select({ total: count() }).from(treasuryBudgets).where(where),
   );
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { allQueries } from "../../../platform/db/sql.js";
 import { ctxOf } from "../../../platform/http/context.js";
 import { errorResponses } from "../../../platform/http/errors.js";
 import { idParams } from "../../../platform/ids.js";
@@ -178,9 +179,9 @@ export function dueRoutes(direction: PaymentDirection): FastifyPluginAsyncZod {
           bankAccountId: b.bank_account_id,
           fees: b.fees,
         });
-        const [payment, due] = await Promise.all([
-          getPayment(ctx, paymentId),
-          getDue(ctx, request.params.id),
+        const [payment, due] = await allQueries(ctx.db, [
+          () => getPayment(ctx, paymentId),
+          () => getDue(ctx, request.params.id),
         ]);
         return reply.code(201).send({ ...toPaymentOut(payment), due: toDueOut(due) });
       },

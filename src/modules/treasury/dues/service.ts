@@ -1,4 +1,5 @@
 import { today } from "../../../platform/dates.js";
+import { allQueries } from "../../../platform/db/sql.js";
 import type { AuthedCtx } from "../../../platform/http/context.js";
 import { BadRequestError } from "../../../platform/http/errors.js";
 import {
@@ -62,15 +63,16 @@ export async function getTreasuryDue(
   id: string,
 ): Promise<DueDetail> {
   const due = await getDue(ctx, id, { direction });
-  const [payments, siblings] = await Promise.all([
-    paymentsOfDues(ctx, [id]),
-    listDues(ctx, {
-      companyId: due.companyId,
-      direction,
-      documentId: due.documentId,
-      limit: 10000,
-      offset: 0,
-    }),
+  const [payments, siblings] = await allQueries(ctx.db, [
+    () => paymentsOfDues(ctx, [id]),
+    () =>
+      listDues(ctx, {
+        companyId: due.companyId,
+        direction,
+        documentId: due.documentId,
+        limit: 10000,
+        offset: 0,
+      }),
   ]);
   return {
     ...due,

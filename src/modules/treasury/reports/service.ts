@@ -1,4 +1,5 @@
 import { addDays, today } from "../../../platform/dates.js";
+import { allQueries } from "../../../platform/db/sql.js";
 import type { AuthedCtx } from "../../../platform/http/context.js";
 import { BadRequestError, NotFoundError } from "../../../platform/http/errors.js";
 import { Dec, dec, toMoney } from "../../../platform/money.js";
@@ -113,10 +114,10 @@ export async function getCashFlow(ctx: AuthedCtx, input: CashFlowInput): Promise
 
   const balanceDate = minDate(from, now);
   const windowStart = minDate(from, now);
-  const [balances, dueSums, budgetLines] = await Promise.all([
-    cashSubaccountBalances(ctx, companyId, balanceDate),
-    openDueSumsByDate(ctx, { companyId, to }),
-    budgetsInWindow(ctx, { companyId, from: windowStart, to, bankAccountId: bank?.id }),
+  const [balances, dueSums, budgetLines] = await allQueries(ctx.db, [
+    () => cashSubaccountBalances(ctx, companyId, balanceDate),
+    () => openDueSumsByDate(ctx, { companyId, to }),
+    () => budgetsInWindow(ctx, { companyId, from: windowStart, to, bankAccountId: bank?.id }),
   ]);
 
   const bankBalances = banks.map((b) => ({
