@@ -30,13 +30,27 @@ export async function generateApiTypes(): Promise<Record<string, string>> {
 }
 
 export async function staleApiTypes(): Promise<string[]> {
+  return (await apiTypeDifferences()).map((d) => d.file);
+}
+
+/** Each generated file that differs from the checked-in one, with the first lines where they part. */
+export async function apiTypeDifferences(): Promise<{ file: string; firstDifference: string }[]> {
   const fresh = await generateApiTypes();
-  const stale: string[] = [];
+  const stale: { file: string; firstDifference: string }[] = [];
   for (const [file, source] of Object.entries(fresh)) {
     const current = await readFile(new URL(file, OUT_DIR), "utf8").catch(() => "");
-    if (current !== source) stale.push(file);
+    if (current !== source) stale.push({ file, firstDifference: firstDifference(current, source) });
   }
   return stale;
+}
+
+function firstDifference(checkedIn: string, generated: string): string {
+  const a = checkedIn.split("\n");
+  const b = generated.split("\n");
+  let line = 0;
+  while (line < a.length && line < b.length && a[line] === b[line]) line++;
+  const around = (lines: string[]) => lines.slice(Math.max(0, line - 3), line + 4).join("\n");
+  return `line ${line + 1}\n--- checked in\n${around(a)}\n+++ generated\n${around(b)}`;
 }
 
 async function main() {
