@@ -1,6 +1,6 @@
 import Fastify from "fastify";
 import { validatorCompiler } from "fastify-type-provider-zod";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { moneyOutput } from "../money.js";
 import { createResponseSerializerCompiler, serializationSchema } from "./serializer.js";
@@ -17,6 +17,11 @@ const node: z.ZodType<Node> = z
     },
   })
   .meta({ id: "SerializerTestNode" });
+// The id lives in zod's global registry, which outlives this file in a shared worker
+// (isolate: false): left there, it became a component of every OpenAPI document built after.
+afterAll(() => {
+  z.globalRegistry.remove(node);
+});
 
 const line = z.object({ line_no: z.number().int(), amount: moneyOutput });
 const card = z.object({ kind: z.literal("card"), last4: z.string() });
