@@ -1,16 +1,4 @@
-import {
-  Badge,
-  Button,
-  Drawer,
-  Group,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  UnstyledButton,
-} from "@mantine/core";
-import { useDebouncedValue } from "@mantine/hooks";
+import { Badge, Button, Drawer, Group, Paper, Stack, Table, Text, UnstyledButton } from "@mantine/core";
 import { IconArrowBackUp, IconPlus } from "@tabler/icons-react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
@@ -21,6 +9,7 @@ import { api, unwrap } from "../../api/client";
 import { useCan, useCompany } from "../../auth/session";
 import { notifyError, notifySuccess } from "../../components/notify";
 import { PageHeader } from "../../components/PageHeader";
+import { useSearchBox } from "../../components/SearchBox";
 import { QueryState } from "../../components/states";
 import { formatDate, formatMoney } from "../../i18n";
 
@@ -33,8 +22,27 @@ export function EntriesPage() {
   const { subaccount, entry } = useSearch({ from: "/app/accounting/entries" });
   const navigate = useNavigate({ from: "/accounting/entries" });
   const canCreate = useCan("accounting:crear");
-  const [text, setText] = useState("");
-  const [search] = useDebouncedValue(text, 300);
+  const { search, box: searchBox } = useSearchBox(
+    subaccount && (
+      <Badge
+        size="lg"
+        variant="outline"
+        rightSection={
+          <Text
+            component="button"
+            type="button"
+            aria-label={t("common.close")}
+            onClick={() => void navigate({ search: {} })}
+            style={{ all: "unset", cursor: "pointer" }}
+          >
+            ×
+          </Text>
+        }
+      >
+        {t("entries.account")}: {subaccount}
+      </Badge>
+    ),
+  );
   // ?entry= opens that entry (links from other screens, e.g. a tax settlement).
   const [openId, setOpenId] = useState<string | null>(entry ?? null);
   const entries = useQuery({
@@ -77,36 +85,7 @@ export function EntriesPage() {
           )
         }
       />
-      <Paper withBorder p="sm" mb="sm">
-        <Group gap="sm">
-          <TextInput
-            aria-label={t("common.search")}
-            placeholder={t("common.search")}
-            value={text}
-            onChange={(e) => setText(e.currentTarget.value)}
-            w={280}
-          />
-          {subaccount && (
-            <Badge
-              size="lg"
-              variant="outline"
-              rightSection={
-                <Text
-                  component="button"
-                  type="button"
-                  aria-label={t("common.close")}
-                  onClick={() => void navigate({ search: {} })}
-                  style={{ all: "unset", cursor: "pointer" }}
-                >
-                  ×
-                </Text>
-              }
-            >
-              {t("entries.account")}: {subaccount}
-            </Badge>
-          )}
-        </Group>
-      </Paper>
+      {searchBox}
       <Paper withBorder>
         <QueryState query={entries} isEmpty={(d) => d.data.length === 0}>
           {() => {
