@@ -17,6 +17,9 @@ const optionalString = z
  */
 export function isTimeZone(zone: string): boolean {
   if (Intl.supportedValuesOf("timeZone").includes(zone)) return true;
+  // Node 24's Intl takes a fixed UTC offset ("+01:00") as a time zone; it has no summer time, so
+  // invoices would get the wrong local hour half the year.
+  if (/^[+-]/.test(zone)) return false;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: zone });
     return true;
