@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/helpers/app.js";
 import { directPath } from "./direct-path.js";
-import { type Books, createApiToken, seedBooks } from "./test-support.js";
+import { type Books, createApiToken, openRawStream, seedBooks } from "./test-support.js";
 import { TOOLS } from "./tools/index.js";
 
 /**
@@ -47,7 +47,7 @@ const rpc = (method: string, params: unknown, id: unknown = 7) => ({
 
 /** A 2026-07-28 request with the headers the revision requires. */
 function modern(method: string, params: Record<string, unknown>, extra: Partial<Case> = {}): Case {
-  const name = typeof params.name === "string" ? { "mcp-name": params.name } : {};
+  const name: Record<string, string> = typeof params.name === "string" ? { "mcp-name": params.name } : {};
   return {
     body: rpc(method, { ...params, _meta: envelope }),
     headers: { "mcp-protocol-version": MODERN, "mcp-method": method, ...name },
@@ -358,4 +358,85 @@ describe("the direct path of POST /api/mcp", () => {
     const rest = (await t.as(t.adminToken, { method: "GET", url: "/api/clients?limit=2&skip=0" })).json();
     expect(result.structuredContent).toEqual({ items: rest.data, total: rest.total, limit: 2, offset: 0 });
   });
+});
+
+/** An SSE session opened and initialized by hand, its frames read exactly as sent. */
+async function sseSession(token: string, protocolVersion: string) {
+  const stream = await openRawStream(base, token);
+  const post = (body: unknown) =>
+    fetch(new URL(stream.endpoint, base), {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const clientInfo = { name: "direct-path-test", version: "1.0.0" };
+  await post(rpc("initialize", { protocolVersion, capabilities: {}, clientInfo }, 0));
+  await stream.nextMessage();
+  await post({ jsonrpc: "2.0", method: "notifications/initialized" });
+  /** The message posted, then the frame it was answered with on the stream. */
+  const exchange = async (body: unknown) => {
+    const before = directPath.served;
+    const res = await post(body);
+    const servedDirectly = directPath.served > before;
+    const frame =
+      res.status === 202 ? await stream.waitFor(/event: message\ndata: .*\n\n/) : await res.text();
+    return { status: res.status, frame, servedDirectly };
+  };
+  return { stream, exchange };
+}
+
+describe("the direct path of SSE sessions", () => {
+  it.each(["2025-06-18", "2024-11-05"])(
+    "answers tools/call on a %s session with the frames the session's server writes",
+    async (version) => {
+      const sessions = {
+        mcp: await sseSession(tokens.mcp, version),
+        noProducts: await sseSession(tokens.noProducts, version),
+      };
+      const cases: [string, keyof typeof sessions, unknown, boolean][] = [
+        ...TOOLS.map((tool): [string, keyof typeof sessions, unknown, boolean] => [
+          tool.name,
+          "mcp",
+          rpc("tools/call", call(tool.name, validArguments(tool.name)), 11),
+          true,
+        ]),
+        ["string id, no arguments", "mcp", rpc("tools/call", call("list_contacts"), "s-1"), true],
+        ["not found", "mcp", rpc("tools/call", call("get_contact", { contact_id: MISSING_ID })), true],
+        ["unknown tool", "mcp", rpc("tools/call", call("no_such_tool", {})), false],
+        ["bad arguments", "mcp", rpc("tools/call", call("list_contacts", { limit: 0 })), false],
+        ["tools/list", "mcp", rpc("tools/list", undefined), false],
+        [
+          "a progress token",
+          "mcp",
+          rpc("tools/call", { ...call("list_contacts"), _meta: { progressToken: 1 } }),
+          false,
+        ],
+        ["id 1.5", "mcp", rpc("tools/call", call("list_contacts"), 1.5), false],
+        ["a tool the user may not read", "noProducts", rpc("tools/call", call("list_products", {})), false],
+        [
+          "a tool the user may read",
+          "noProducts",
+          rpc("tools/call", call("list_contacts", { limit: 1 })),
+          true,
+        ],
+      ];
+      const differing: string[] = [];
+      const misrouted: string[] = [];
+      for (const [what, who, body, direct] of cases) {
+        const on = await sessions[who].exchange(body);
+        directPath.enabled = false;
+        const off = await sessions[who].exchange(body).finally(() => {
+          directPath.enabled = true;
+        });
+        if (on.status !== off.status || on.frame !== off.frame) {
+          differing.push(`${what}:\n  direct ${on.status} ${on.frame}\n  sdk    ${off.status} ${off.frame}`);
+        }
+        if (on.servedDirectly !== direct) misrouted.push(`${what}: served directly ${on.servedDirectly}`);
+      }
+      for (const session of Object.values(sessions)) session.stream.close();
+      expect(differing.join("\n")).toBe("");
+      expect(misrouted).toEqual([]);
+    },
+    120_000,
+  );
 });

@@ -108,10 +108,32 @@ export function directRequest(
   if (!paramsFit(era, method, params)) return undefined;
   if (typeof id !== "string" && typeof id !== "number") return undefined;
   if (method === "tools/list") return { era, id, method };
-  const { name, arguments: args } = params as Json;
+  const direct = callOf(era, id, params as Json);
+  if (era === "modern" && nameHeader !== direct?.name) return undefined;
+  return direct;
+}
+
+type DirectCall = Extract<DirectRequest, { method: "tools/call" }>;
+
+function callOf(era: Era, id: Id, params: Json): DirectCall | undefined {
+  const { name, arguments: args } = params;
   if (typeof name !== "string" || (args !== undefined && !isPlainObject(args))) return undefined;
-  if (era === "modern" && nameHeader !== name) return undefined;
-  return { era, id, method, name, args };
+  return { era, id, method: "tools/call", name, args };
+}
+
+/**
+ * A tools/call posted to an initialized SSE session (2025 era) that the direct path can answer:
+ * one JSON-RPC request as sent (`body`, before the SDK's parse strips what it does not know) with
+ * only a tool name and arguments. tools/list stays with the session's server, which lists what
+ * its principal could see when the session opened.
+ */
+export function directSessionCall(sdk: McpSdk, body: unknown): DirectCall | undefined {
+  if (!isPlainObject(body) || !hasOnlyKeys(body, MESSAGE_KEYS) || !sdk.isJSONRPCRequest(body))
+    return undefined;
+  const { id, method, params } = body;
+  if (method !== "tools/call" || (typeof id !== "string" && typeof id !== "number")) return undefined;
+  if (!paramsFit("legacy", method, params)) return undefined;
+  return callOf("legacy", id, params as Json);
 }
 
 /** The tools the direct path may call: those whose input schema declares no Mcp-Param header. */
@@ -174,20 +196,24 @@ function parsedArguments(tool: PreparedTool, args: Record<string, unknown> | und
 }
 
 /**
- * Serves `request` when the direct path can answer it exactly as the SDK would; false (nothing
- * written) when the SDK must: an unknown tool, a tool the principal may not call, arguments its
- * schema refuses.
+ * The JSON-RPC response to `request` as the SDK would write it, computed by the function returned;
+ * undefined (decided at once, nothing run) when the SDK must answer: an unknown tool, a tool the
+ * principal may not call, arguments its schema refuses.
  */
-export async function serveDirect(request: DirectRequest, caller: DirectCaller, reply: FastifyReply) {
-  let result: string;
+export function directAnswer(
+  request: DirectRequest,
+  caller: DirectCaller,
+): (() => Promise<string>) | undefined {
   if (request.method === "tools/list") {
     const tail = request.era === "modern" ? MODERN_LIST_TAIL : "";
-    result = `"tools":${toolList(caller.principal)}${tail}`;
-  } else {
-    const tool = DIRECT_TOOLS.get(request.name);
-    if (!tool || refusal(caller.principal, tool.spec.name, tool.spec.access)) return false;
-    const args = parsedArguments(tool, request.args);
-    if (args === undefined) return false;
+    const result = `"tools":${toolList(caller.principal)}${tail}`;
+    return async () => response(result, request.id);
+  }
+  const tool = DIRECT_TOOLS.get(request.name);
+  if (!tool || refusal(caller.principal, tool.spec.name, tool.spec.access)) return undefined;
+  const args = parsedArguments(tool, request.args);
+  if (args === undefined) return undefined;
+  return async () => {
     const outcome = await runTool(
       tool.spec,
       { database: async () => caller.database, tenantId: caller.tenantId, log: caller.log },
@@ -195,9 +221,15 @@ export async function serveDirect(request: DirectRequest, caller: DirectCaller, 
       args,
     );
     if (CHECK_TOOL_OUTPUT && "data" in outcome) tool.spec.output.parse(outcome.data);
-    result = callResult(request.era, outcome);
-  }
-  const body = response(result, request.id);
+    return response(callResult(request.era, outcome), request.id);
+  };
+}
+
+/** Serves `request` on the Node response when the direct path can; false (nothing written) otherwise. */
+export async function serveDirect(request: DirectRequest, caller: DirectCaller, reply: FastifyReply) {
+  const answer = directAnswer(request, caller);
+  if (!answer) return false;
+  const body = await answer();
   const raw = hijack(reply);
   raw.writeHead(200, {
     "content-type": "application/json",
