@@ -5,6 +5,7 @@ import type { AuthedCtx } from "../platform/http/context.js";
 import { type Principal, refusal } from "./principal.js";
 import { mcpSdk } from "./sdk.js";
 import {
+  CHECK_TOOL_OUTPUT,
   explainFailure,
   INTERNAL_FAILURE,
   READ_ONLY,
@@ -69,23 +70,41 @@ async function principalOfCall(c: McpContext, call: ServerContext): Promise<Prin
   return c.current ? c.current() : c.principal;
 }
 
-async function execute(tool: ToolSpec, c: McpContext, args: unknown, call: ServerContext) {
+/** What a tool call came to: the tool's data, or a message the assistant can act on. */
+export type ToolOutcome = { data: unknown } | { error: string };
+
+/**
+ * Runs one call of `tool` for the principal `whom` resolves, with arguments already parsed by the tool's input schema:
+ * the access rules, the read-only database, and every failure turned into an answer (internal ones
+ * logged). Shared by the SDK's handlers and the direct path of stateless HTTP (direct-path.ts).
+ */
+export async function runTool(
+  tool: ToolSpec,
+  c: Pick<McpContext, "database" | "tenantId" | "log">,
+  whom: () => Promise<Principal | string>,
+  args: unknown,
+): Promise<ToolOutcome> {
   try {
-    const principal = await principalOfCall(c, call);
-    if (typeof principal === "string") return toolError(principal);
+    const principal = await whom();
+    if (typeof principal === "string") return { error: principal };
     const refused = refusal(principal, tool.name, tool.access);
-    if (refused) return toolError(refused);
+    if (refused) return { error: refused };
     const data = await readOnly(await c.database(), (db) => {
       const ctx: AuthedCtx = { db, tenantId: c.tenantId, actor: principal.actor };
       return tool.run(ctx, args as never);
     });
-    return toolResult(data);
+    return { data };
   } catch (err) {
     const message = explainFailure(err, tool);
-    if (message) return toolError(message);
+    if (message) return { error: message };
     c.log.error({ err, tool: tool.name }, "MCP tool failed");
-    return toolError(INTERNAL_FAILURE);
+    return { error: INTERNAL_FAILURE };
   }
+}
+
+async function execute(tool: ToolSpec, c: McpContext, args: unknown, call: ServerContext) {
+  const outcome = await runTool(tool, c, () => principalOfCall(c, call), args);
+  return "error" in outcome ? toolError(outcome.error) : toolResult(outcome.data);
 }
 
 /**
@@ -125,7 +144,9 @@ export function createMcpServer(c: McpContext, only?: ReadonlySet<string>): McpS
         title: spec.title,
         description: spec.description,
         inputSchema: tool.input,
-        outputSchema: tool.output,
+        // Checked by the SDK under NODE_ENV=test only: the data comes from the tools' typed
+        // serializers, and tools/list advertises the schema either way (ADR 042).
+        ...(CHECK_TOOL_OUTPUT && { outputSchema: tool.output }),
         annotations: READ_ONLY,
       },
       async (args: unknown, call: ServerContext) => execute(spec, c, args, call),

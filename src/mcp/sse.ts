@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import type { AuthInfo, JSONRPCMessage, McpServer } from "@modelcontextprotocol/server";
 import type { SSEServerTransport } from "@modelcontextprotocol/server-legacy/sse";
 import type { FastifyInstance, FastifyRequest } from "fastify";
@@ -10,12 +11,14 @@ import {
   ServiceUnavailableError,
   TooManyRequestsError,
 } from "../platform/http/errors.js";
+import { directAnswer, directPath, directSessionCall } from "./direct-path.js";
 import { bearerOf, hijack, KEEP_ALIVE_MS, MCP_ROUTE, tenantDatabase, tokenIdOf } from "./http.js";
 import { mcpOpenApi } from "./openapi.js";
-import { liveToken, principalOfActor } from "./principal.js";
+import { liveToken, type Principal, principalOfActor, refusal } from "./principal.js";
 import type { RedisRelay } from "./relay.js";
-import { loadMcpSdk, loadSseTransport } from "./sdk.js";
+import { loadMcpSdk, loadSseTransport, mcpSdk } from "./sdk.js";
 import { createMcpServer } from "./server.js";
+import { TOOLS } from "./tools/index.js";
 
 /** Where the SSE stream tells the client to POST (the seed's path, with the trailing slash). */
 export const MESSAGES_PATH = "/api/mcp/messages/";
@@ -25,6 +28,10 @@ interface SseSession {
   tokenId: string | null;
   transport: SSEServerTransport;
   server: McpServer;
+  /** The stream: what the direct path writes its answers on. */
+  raw: ServerResponse;
+  /** The tools the session's server calls (the others it answers with the refusal of the opening principal). */
+  callable: ReadonlySet<string>;
   /** Ends the stream and forgets the session, here and in Redis. */
   close(): Promise<void>;
 }
@@ -53,6 +60,34 @@ async function parseMessage(body: unknown): Promise<JSONRPCMessage> {
   }
 }
 
+const callableTools = (principal: Principal) =>
+  new Set(TOOLS.filter((tool) => !refusal(principal, tool.name, tool.access)).map((tool) => tool.name));
+
+/**
+ * A tools/call of an initialized session answered by the direct path (ADR 042), on the stream as
+ * the SDK would (accepted at once, answered when the tool is done); false when the session's
+ * server must answer it.
+ */
+function answerDirectly(session: SseSession, request: FastifyRequest, principal: Principal): boolean {
+  if (!directPath.enabled || session.server.server.getClientVersion() === undefined) return false;
+  const call = directSessionCall(mcpSdk(), request.body);
+  if (!call || !session.callable.has(call.name)) return false;
+  const answer = directAnswer(call, {
+    principal,
+    database: request.tenant.handle,
+    tenantId: request.tenant.id,
+    log: request.log,
+  });
+  if (!answer) return false;
+  directPath.served += 1;
+  answer()
+    .then((body) => {
+      if (!session.raw.writableEnded) session.raw.write(`event: message\ndata: ${body}\n\n`);
+    })
+    .catch((err) => request.log.error({ err }, "MCP SSE tool call failed"));
+  return true;
+}
+
 /**
  * The legacy HTTP+SSE transport (2024-11-05, deprecated by the specification; the SDK keeps it frozen
  * in @modelcontextprotocol/server-legacy): GET /sse opens a session, POST /messages/?sessionId= feeds it.
@@ -73,10 +108,11 @@ export async function sseRoutes(app: FastifyInstance, options: SseOptions) {
     }
     const SSEServerTransport = await loadSseTransport();
     const database = tenantDatabase(options.tenants, request.headers.host);
+    const principal = principalOfActor(request.actor!);
     const server = createMcpServer({
       database,
       tenantId,
-      principal: principalOfActor(request.actor!),
+      principal,
       log: request.log,
       current: liveToken(async () => (await database()).db, bearerOf(request)),
     });
@@ -98,7 +134,8 @@ export async function sseRoutes(app: FastifyInstance, options: SseOptions) {
     };
     raw.on("close", () => void close());
     // Registered here and in Redis before the endpoint is announced: the client may POST at once.
-    sessions.set(id, { tenantId, tokenId, transport, server, close });
+    const callable = callableTools(principal);
+    sessions.set(id, { tenantId, tokenId, transport, server, raw, callable, close });
     if (relay) {
       const deliver = (message: unknown) => {
         transport.handleMessage(message).catch((err) => request.log.warn({ err }, "MCP relay: bad message"));
@@ -138,7 +175,8 @@ export async function sseRoutes(app: FastifyInstance, options: SseOptions) {
         scopes: [...principal.scopes],
         extra: { principal },
       };
-      await local.transport.handleMessage(message, { authInfo });
+      if (!answerDirectly(local, request, principal))
+        await local.transport.handleMessage(message, { authInfo });
       return;
     }
     if (!relay) throw new NotFoundError("MCP session");

@@ -6,12 +6,13 @@ import type { DatabaseHandle } from "../platform/db/client.js";
 import type { TenantDirectory } from "../platform/db/tenancy.js";
 import { AppError, BadRequestError } from "../platform/http/errors.js";
 import { lazyImport } from "../platform/lazy.js";
+import { directPath, directRequest, serveDirect } from "./direct-path.js";
 import { hijack, KEEP_ALIVE_MS, MCP_OAUTH_ROUTE } from "./http.js";
 import { assertLocalCaller } from "./local-server-file.js";
 import { mcpOpenApi } from "./openapi.js";
 import { localPrincipal, type Principal, principalOfActor } from "./principal.js";
 import { InsufficientScopeError, type ResourceOptions, resourceMetadataUrl } from "./resource-metadata.js";
-import { loadMcpSdk } from "./sdk.js";
+import { loadMcpSdk, mcpSdk } from "./sdk.js";
 import { createMcpServer, type ErrorLog } from "./server.js";
 import { TOOLS } from "./tools/index.js";
 
@@ -119,7 +120,27 @@ function webRequest(request: FastifyRequest, abort: AbortSignal): Request {
   return new Request(url, { method: request.method, headers, signal: abort });
 }
 
+/** A stateless tools/call or tools/list the direct path answers (ADR 042); anything else, the SDK. */
 async function serve(
+  entry: { serve: Serve },
+  request: FastifyRequest,
+  reply: FastifyReply,
+  principal: Principal,
+) {
+  const direct = directPath.enabled ? directRequest(mcpSdk(), request.headers, request.body) : undefined;
+  if (direct) {
+    const caller = {
+      principal,
+      database: request.tenant.handle,
+      tenantId: request.tenant.id,
+      log: request.log,
+    };
+    if (await serveDirect(direct, caller, reply)) return;
+  }
+  return serveBySdk(entry, request, reply, principal);
+}
+
+async function serveBySdk(
   entry: { serve: Serve },
   request: FastifyRequest,
   reply: FastifyReply,

@@ -83,6 +83,14 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(spec: T
   return spec as unknown as ToolSpec;
 }
 
+/**
+ * Whether a tool's data is checked against its output schema before it is sent: under NODE_ENV=test
+ * only, so the whole test suite checks every tool it calls. Tools build their data with the typed
+ * serializers the REST routes use (toContactOut...), so in production the check only cost time
+ * (~the parse of every row); the SDK never sent the parsed value anyway, only the data (ADR 042).
+ */
+export const CHECK_TOOL_OUTPUT = process.env.NODE_ENV === "test";
+
 export function toolResult(data: unknown): CallToolResult {
   return {
     content: [{ type: "text", text: JSON.stringify(data) }],
