@@ -2,8 +2,8 @@ import Fastify from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { documentCommonErrors, statusMap } from "./documented-errors.js";
-import { errorResponses } from "./errors.js";
+import { documentCommonErrors } from "./documented-errors.js";
+import { errorResponses, statusMap } from "./errors.js";
 
 async function responsesOf(route: { config?: object; schema: object }) {
   const app = Fastify();
