@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
@@ -21,6 +21,7 @@ interface Variant {
   kind: "compiled" | "launcher";
   nodeArgs?: string[];
   env?: Record<string, string>;
+  cwd?: string;
 }
 
 // Not measured: --lite-mode turns WebAssembly off, which fetch (undici) and PGlite need: the server
@@ -54,14 +55,54 @@ const VARIANTS: Variant[] = [
   },
 ];
 
+/**
+ * BENCH_BASELINE_DIR: another checkout (e.g. a worktree of main with its dist/ built) whose server
+ * runs as `npm start` runs it, interleaved with this one's: before and after in the same rounds.
+ */
+const BASELINE_DIR = process.env.BENCH_BASELINE_DIR;
+if (BASELINE_DIR) {
+  VARIANTS.push(
+    {
+      name: "baseline: npm start",
+      database: "postgres",
+      kind: "compiled",
+      nodeArgs: npmStartNodeArgs(),
+      cwd: BASELINE_DIR,
+    },
+    {
+      name: "PGlite baseline: npm start",
+      database: "pglite",
+      kind: "compiled",
+      nodeArgs: npmStartNodeArgs(),
+      cwd: BASELINE_DIR,
+    },
+  );
+}
+
 interface Round {
   start: number;
+  startPrivate: number;
+  startPss: number;
   startCpu: number;
+  /** The first authenticated request after /api/ready: wall ms, server CPU ms, RSS MB after it. */
+  firstMs: number;
+  firstCpuMs: number;
+  afterFirst: number;
   peak: number;
   after: number;
   listRps: number;
   detailRps: number;
   cpuMsPerRequest: number;
+}
+
+/** Private and proportional (PSS) memory of a process, MB: its RSS without node's shared pages. */
+function smapsMb(pid: number) {
+  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+  const kb = (field: RegExp) => [...rollup.matchAll(field)].reduce((a, m) => a + Number(m[1]), 0);
+  return {
+    privateMb: Math.round(kb(/^Private_(?:Clean|Dirty):\s+(\d+) kB/gm) / 1024),
+    pssMb: Math.round(kb(/^Pss:\s+(\d+) kB/gm) / 1024),
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
@@ -89,9 +130,25 @@ async function seed(env: Record<string, string>) {
 }
 
 async function runVariant(variant: Variant, env: Record<string, string>, jwt: string, contact: string) {
-  const server = await spawnServer(variant.kind, { ...env, ...variant.env }, variant.nodeArgs ?? []);
+  const server = await spawnServer(
+    variant.kind,
+    { ...env, ...variant.env },
+    variant.nodeArgs ?? [],
+    variant.cwd,
+  );
   try {
     const start = server.rss;
+    const { privateMb, pssMb } = smapsMb(server.pid);
+    const firstCpu = cpuSeconds(server.pid);
+    const firstStarted = performance.now();
+    const first = await fetch(`${server.base}/api/clients/${contact}`, {
+      headers: { authorization: `Bearer ${jwt}` },
+    });
+    if (!first.ok) throw new Error(`first request: ${first.status}`);
+    await first.arrayBuffer();
+    const firstMs = performance.now() - firstStarted;
+    const firstCpuMs = (cpuSeconds(server.pid) - firstCpu) * 1000;
+    const afterFirst = rssMb(server.pid);
     const cpuBefore = cpuSeconds(server.pid);
     let peak = start;
     const sampler = setInterval(() => {
@@ -103,7 +160,12 @@ async function runVariant(variant: Variant, env: Record<string, string>, jwt: st
     const cpu = cpuSeconds(server.pid) - cpuBefore;
     return {
       start,
+      startPrivate: privateMb,
+      startPss: pssMb,
       startCpu: server.cpu,
+      firstMs,
+      firstCpuMs,
+      afterFirst,
       peak: Math.max(peak, rssMb(server.pid)),
       after: rssMb(server.pid),
       listRps: list.rps,
@@ -120,9 +182,16 @@ export async function benchMemory() {
   const variants = wanted ? VARIANTS.filter((v) => wanted.includes(v.name)) : VARIANTS;
   const admin = { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password };
   const dataDir = mkdtempSync(join(tmpdir(), "cuadra-bench-memory-"));
+  const postgresDataDir = mkdtempSync(join(tmpdir(), "cuadra-bench-memory-pg-"));
   try {
     const envs = {
-      postgres: { DATABASE_URL: await pgDatabase("cuadra_bench_memory"), JWT_SECRET: SECRET, ...admin },
+      // DATA_DIR on PostgreSQL too: the local-server file goes there, not into a baseline checkout.
+      postgres: {
+        DATABASE_URL: await pgDatabase("cuadra_bench_memory"),
+        DATA_DIR: postgresDataDir,
+        JWT_SECRET: SECRET,
+        ...admin,
+      },
       pglite: { DATA_DIR: dataDir, JWT_SECRET: SECRET, ...admin },
     };
     const seeded = {
@@ -142,6 +211,7 @@ export async function benchMemory() {
     printRounds(variants, rounds);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(postgresDataDir, { recursive: true, force: true });
   }
 }
 
@@ -150,14 +220,14 @@ function printRounds(variants: Variant[], rounds: Map<string, Round[]>) {
     `\n## memory: node/V8 flags on the compiled server (${BENCH_CONNECTIONS} clients, ${BENCH_SECONDS} s per route, medians of ${BENCH_ROUNDS} interleaved rounds)`,
   );
   console.log(
-    "| variant | database | RSS after start MB | start CPU s | peak RSS under load MB | RSS after load MB | list req/s | detail req/s | server CPU ms/req |",
+    "| variant | database | RSS after start MB (private, PSS) | start CPU s | first request ms (server CPU ms) | RSS after it MB | peak RSS under load MB | RSS after load MB | list req/s | detail req/s | server CPU ms/req |",
   );
-  console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|");
+  console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const variant of variants) {
     const rs = rounds.get(variant.name) ?? [];
     const m = (f: (r: Round) => number) => median(rs.map(f));
     console.log(
-      `| ${variant.name} | ${variant.database} | ${m((r) => r.start)} | ${m((r) => r.startCpu).toFixed(2)} | ${m((r) => r.peak)} | ${m((r) => r.after)} | ${m((r) => r.listRps).toFixed(0)} | ${m((r) => r.detailRps).toFixed(0)} | ${m((r) => r.cpuMsPerRequest).toFixed(3)} |`,
+      `| ${variant.name} | ${variant.database} | ${m((r) => r.start)} (${m((r) => r.startPrivate)}, ${m((r) => r.startPss)}) | ${m((r) => r.startCpu).toFixed(2)} | ${m((r) => r.firstMs).toFixed(0)} (${m((r) => r.firstCpuMs).toFixed(0)}) | ${m((r) => r.afterFirst)} | ${m((r) => r.peak)} | ${m((r) => r.after)} | ${m((r) => r.listRps).toFixed(0)} | ${m((r) => r.detailRps).toFixed(0)} | ${m((r) => r.cpuMsPerRequest).toFixed(3)} |`,
     );
   }
 }

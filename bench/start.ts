@@ -49,6 +49,8 @@ export async function spawnServer(
   kind: keyof typeof COMMANDS,
   env: Record<string, string>,
   nodeArgs = process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? npmStartNodeArgs(),
+  /** Another checkout with its own dist/ (a baseline), instead of this one. */
+  cwd = ROOT,
 ) {
   const port = await freePort();
   const [cmd, ...entry] = COMMANDS[kind];
@@ -56,7 +58,7 @@ export async function spawnServer(
   const args = [...nodeArgs, ...entry];
   const started = performance.now();
   const child: ChildProcess = spawn(cmd, args, {
-    cwd: ROOT,
+    cwd,
     env: {
       PATH: process.env.PATH ?? "",
       NODE_ENV: "production",

@@ -3,7 +3,7 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { documentCommonErrors } from "./documented-errors.js";
-import { errorResponses } from "./errors.js";
+import { errorResponses, statusMap } from "./errors.js";
 
 async function responsesOf(route: { config?: object; schema: object }) {
   const app = Fastify();
@@ -46,5 +46,18 @@ describe("documentCommonErrors", () => {
 
   it("leaves undocumented routes alone", async () => {
     expect(await responsesOf({ config: { auth: "public" }, schema: {} })).toEqual([]);
+  });
+});
+
+describe("statusMap", () => {
+  it("keeps every status in ascending order, the later part's schema winning", () => {
+    const own = { 200: "ok", 404: "own 404", 409: "conflict" };
+    const map = statusMap({ 400: "bad", 404: "common 404", 503: "unavailable" }, own);
+    expect(Object.keys(map)).toEqual(["200", "400", "404", "409", "503"]);
+    expect(map[404]).toBe("own 404");
+    expect(map[200]).toBe("ok");
+    expect(JSON.stringify(map)).toBe(
+      JSON.stringify({ ...{ 400: "bad", 404: "common 404", 503: "unavailable" }, ...own }),
+    );
   });
 });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { errorResponses } from "./errors.js";
+import { errorResponses, statusMap } from "./errors.js";
 import { acceptsIdempotencyKey } from "./idempotency.js";
 import "./route-config.js";
 
@@ -22,7 +22,7 @@ export function documentCommonErrors(app: FastifyInstance) {
     statuses.push(500, 503);
     route.schema = {
       ...schema,
-      response: { ...errorResponses(...statuses), ...(schema.response as Record<string, unknown>) },
+      response: statusMap(errorResponses(...statuses), schema.response as Record<string, unknown>),
     };
   });
 }

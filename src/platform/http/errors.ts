@@ -174,5 +174,21 @@ export class MissingStoredFileError extends AppError {
 export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((s) => [s, problemSchema])) as Record<number, typeof problemSchema>;
 
+/** Far beyond any status code: V8 stores the keys of an object that had it in a dictionary. */
+const FAR_INDEX = 1 << 20;
+
+/**
+ * The route's responses keyed by status code, with the later schema for a status winning. V8 keeps
+ * an object's integer keys in an array as long as the highest key: an object literal with 200 and
+ * 503 holds ~500 slots (~4.5 kB) for its seven entries, once per route (~2 MB over ~470 routes).
+ * Seeded with a far index, the object keeps its keys in a dictionary (~0.5 kB); their order
+ * (ascending, as for any integer keys) and so the OpenAPI documents are the same.
+ */
+export function statusMap(...parts: Record<string, unknown>[]): Record<string, unknown> {
+  const map: Record<number, unknown> = { [FAR_INDEX]: undefined };
+  delete map[FAR_INDEX];
+  return Object.assign(map, ...parts);
+}
+
 /** The response of a route that answers 204 with no body. */
 export const noContent = { 204: z.null().describe("No content") };

@@ -3,7 +3,7 @@ import { and, eq, lt, or, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
 import type { Db } from "../db/client.js";
 import { idempotencyKeys } from "../db/tables.js";
-import { AppError, BadRequestError, ConflictError, errorResponses } from "./errors.js";
+import { AppError, BadRequestError, ConflictError, errorResponses, statusMap } from "./errors.js";
 import "./route-config.js";
 
 /**
@@ -93,7 +93,7 @@ export function registerIdempotency(app: FastifyInstance) {
     if (!acceptsIdempotencyKey(route) || !route.schema?.response) return;
     route.schema = {
       ...route.schema,
-      response: { ...errorResponses(409, 422), ...(route.schema.response as Record<string, unknown>) },
+      response: statusMap(errorResponses(409, 422), route.schema.response as Record<string, unknown>),
     };
   });
 
