@@ -176,6 +176,7 @@ export async function benchHttp() {
               label: "auth: /api/v1/users/me vs /api/ready",
               full: `${base}/api/v1/users/me`,
               uncached: `${uncached.base}/api/v1/users/me`,
+              baseline: baseline ? `${baseline.base}/api/v1/users/me` : undefined,
               bare: `${base}/api/ready`,
               fullHeaders: auth,
             },
@@ -236,7 +237,7 @@ export async function benchHttp() {
       const measured = [r.full, ...(r.baseline ? [r.baseline] : []), r.uncached, r.bare];
       console.log(
         `| ${r.label} | ${r.clients} | ${r.full.p50} | ${r.bare.p50} | ${r.full.rps.toFixed(0)} | ${r.bare.rps.toFixed(0)} | ${ratio.toFixed(2)} | ` +
-          `${r.baseline ? pairCells(r.baseline, r.bare) : ""}${pairCells(r.uncached, r.bare)}` +
+          `${r.baseline ? pairCells(r.baseline, r.bare) : withBaseline ? "- | - | - | " : ""}${pairCells(r.uncached, r.bare)}` +
           `${r.bareAuth ? r.bareAuth.rps.toFixed(0) : "-"} | ${r.bareAuth ? (r.full.rps / r.bareAuth.rps).toFixed(2) : "-"} | ` +
           `${measured.map((m) => (m.cpuMs ?? 0).toFixed(2)).join(", ")} | ` +
           `${[...measured, ...(r.bareAuth ? [r.bareAuth] : [])].reduce((n, m) => n + m.errors, 0)} |`,
