@@ -1,10 +1,14 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import { join, resolve } from "node:path";
+import autocannon from "autocannon";
 import Fastify from "fastify";
 import type pg from "pg";
 import { loadSessionState } from "../src/modules/identity/index.js";
 import { cifControlDigit } from "../src/platform/tax-id.js";
 import { seedInvoices } from "./documents.js";
 import { seedLedger } from "./ledger-seed.js";
-import { freshDatabase, login, type Measured, measureInterleaved, startApp } from "./lib.js";
+import { BENCH_SECONDS, freshDatabase, login, type Measured, measureInterleaved, startApp } from "./lib.js";
 
 const CUSTOMERS = Number(process.env.BENCH_HTTP_CUSTOMERS ?? 10_000);
 const PRODUCTS = Number(process.env.BENCH_HTTP_PRODUCTS ?? 2_000);
@@ -12,6 +16,20 @@ const LINES = Number(process.env.BENCH_HTTP_LINES ?? 100_000);
 const INVOICES = Number(process.env.BENCH_HTTP_INVOICES ?? 10_000);
 const CLIENT_COUNTS = [1, 10];
 const TARGET = 0.8;
+/** The bench's database (a fresh one each run); a baseline checkout's server shares it. */
+const DATABASE = process.env.BENCH_HTTP_DATABASE ?? "cuadra_bench_http";
+/** Comma-separated labels ("entries list,balances"): only those rows (and the auth row if named "auth"). */
+const ROUTES = (process.env.BENCH_HTTP_ROUTES ?? "")
+  .split(",")
+  .map((r) => r.trim())
+  .filter(Boolean);
+/** A directory: before measuring, one CPU profile per route of the full server at 10 clients. */
+const PROFILE_DIR = process.env.BENCH_HTTP_PROFILE;
+/**
+ * Another checkout (with its node_modules): its app runs in this process on its own pool of the
+ * same database and size, measured in the same interleaved rounds as "baseline" (the before).
+ */
+const BASELINE = process.env.BENCH_HTTP_BASELINE;
 
 const cif = (org: string, digits: string) => `${org}${digits}${cifControlDigit(digits)}`;
 
@@ -25,13 +43,14 @@ type Query = { query: string; params: unknown[] };
  */
 export async function benchHttp() {
   let capture: Query[] | null = null;
-  const { handle } = await freshDatabase("cuadra_bench_http", (query, params) => {
+  const { handle, url } = await freshDatabase(DATABASE, (query, params) => {
     if (capture && !/revoked_access_tokens|authz_epoch|api_tokens/.test(query))
       capture.push({ query, params });
   });
   const { app, base } = await startApp(handle);
   // The same server without the session-state cache (ADR 034): the guard queries on every request.
   const uncached = await startApp(handle, { AUTH_SESSION_CACHE: "off" });
+  const baseline = BASELINE ? await startBaseline(BASELINE, url) : null;
   const bare = Fastify({ logger: false });
   const pool = (handle.db as unknown as { $client: pg.Pool }).$client;
   try {
@@ -82,7 +101,7 @@ export async function benchHttp() {
     const entries = await api("GET", `/api/accounting/entries?fiscal_year_code=${year}&limit=1`);
     const invoices = await api("GET", `/api/sales/invoices?company_id=${company.id}&limit=1`);
     const firstId = (page: Record<string, unknown>) => (page.data as { id: string }[])[0]!.id;
-    const routes: Record<string, string> = {
+    const allRoutes: Record<string, string> = {
       "client list": "/api/clients?limit=50",
       "client detail": `/api/clients/${client.id}`,
       "product list": "/api/products?limit=50",
@@ -93,6 +112,14 @@ export async function benchHttp() {
       "invoice list": `/api/sales/invoices?company_id=${company.id}&limit=50`,
       "invoice detail": `/api/sales/invoices/${firstId(invoices)}`,
     };
+    const unknown = ROUTES.filter((r) => r !== "auth" && !(r in allRoutes));
+    if (unknown.length)
+      throw new Error(
+        `BENCH_HTTP_ROUTES: unknown ${unknown.join(", ")}; known: ${Object.keys(allRoutes)}, auth`,
+      );
+    const routes = Object.fromEntries(
+      Object.entries(allRoutes).filter(([label]) => !ROUTES.length || ROUTES.includes(label)),
+    );
     const sqlOf: Record<string, Query[]> = {};
     for (const [name, path] of Object.entries(routes)) {
       capture = [];
@@ -100,6 +127,11 @@ export async function benchHttp() {
       sqlOf[name] = capture;
       capture = null;
     }
+    if (process.env.BENCH_HTTP_SQL === "1")
+      for (const [name, qs] of Object.entries(sqlOf))
+        console.log(
+          `\n${name}:\n${qs.map((q) => `  ${q.query}  -- ${JSON.stringify(q.params)}`).join("\n")}`,
+        );
     // The user's session check, as the guard runs it for a JWT (the same prepared statement).
     const claims = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString());
     const sessionCheck = () => loadSessionState(handle, claims.sub, claims.sid, claims.jti);
@@ -117,6 +149,8 @@ export async function benchHttp() {
     });
     const bareBase = await bare.listen({ port: 0, host: "127.0.0.1" });
     const auth = { authorization: `Bearer ${token}` };
+    const baselineAuth = baseline ? { authorization: `Bearer ${await login(baseline.base)}` } : undefined;
+    if (PROFILE_DIR) await profileRoutes(PROFILE_DIR, base, routes, auth);
 
     const pairs: {
       label: string;
@@ -124,29 +158,37 @@ export async function benchHttp() {
       bare: string;
       bareAuth?: string;
       uncached: string;
+      baseline?: string;
       fullHeaders?: Record<string, string>;
     }[] = [
       ...Object.entries(routes).map(([label, path], i) => ({
         label,
         full: `${base}${path}`,
         uncached: `${uncached.base}${path}`,
+        baseline: baseline ? `${baseline.base}${path}` : undefined,
         bare: `${bareBase}/bare/${i}`,
         bareAuth: `${bareBase}/bare-auth/${i}`,
         fullHeaders: auth,
       })),
-      {
-        label: "auth: /api/v1/users/me vs /api/ready",
-        full: `${base}/api/v1/users/me`,
-        uncached: `${uncached.base}/api/v1/users/me`,
-        bare: `${base}/api/ready`,
-        fullHeaders: auth,
-      },
+      ...(!ROUTES.length || ROUTES.includes("auth")
+        ? [
+            {
+              label: "auth: /api/v1/users/me vs /api/ready",
+              full: `${base}/api/v1/users/me`,
+              uncached: `${uncached.base}/api/v1/users/me`,
+              baseline: baseline ? `${baseline.base}/api/v1/users/me` : undefined,
+              bare: `${base}/api/ready`,
+              fullHeaders: auth,
+            },
+          ]
+        : []),
     ];
     const rows: {
       label: string;
       clients: number;
       full: Measured;
       uncached: Measured;
+      baseline?: Measured;
       bare: Measured;
       bareAuth?: Measured;
     }[] = [];
@@ -155,6 +197,9 @@ export async function benchHttp() {
         pairs.flatMap((p) => [
           { name: `${p.label} full`, url: p.full, opts: { headers: p.fullHeaders, connections } },
           { name: `${p.label} uncached`, url: p.uncached, opts: { headers: p.fullHeaders, connections } },
+          ...(p.baseline
+            ? [{ name: `${p.label} baseline`, url: p.baseline, opts: { headers: baselineAuth, connections } }]
+            : []),
           { name: `${p.label} bare`, url: p.bare, opts: { connections } },
           ...(p.bareAuth ? [{ name: `${p.label} bare+auth`, url: p.bareAuth, opts: { connections } }] : []),
         ]),
@@ -166,6 +211,7 @@ export async function benchHttp() {
           clients: connections,
           full: byName.get(`${p.label} full`)!,
           uncached: byName.get(`${p.label} uncached`)!,
+          baseline: byName.get(`${p.label} baseline`),
           bare: byName.get(`${p.label} bare`)!,
           bareAuth: byName.get(`${p.label} bare+auth`),
         });
@@ -173,23 +219,33 @@ export async function benchHttp() {
     }
 
     console.log("\n## every read near the bare database (PostgreSQL, same SQL, same pool)");
+    const withBaseline = baseline !== null;
     console.log(
-      "| route | clients | full p50 ms | bare p50 ms | full req/s | bare req/s | ratio | cache off: p50 ms | req/s | ratio | bare+auth req/s | full / bare+auth | CPU ms/req full, cache off, bare | errors |",
+      `| route | clients | full p50 ms | bare p50 ms | full req/s | bare req/s | ratio | ${withBaseline ? "baseline: p50 ms | req/s | ratio | " : ""}cache off: p50 ms | req/s | ratio | bare+auth req/s | full / bare+auth | CPU ms/req full, ${withBaseline ? "baseline, " : ""}cache off, bare | errors |`,
     );
-    console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|");
+    console.log(
+      `|---|---:|---:|---:|---:|---:|---:|${withBaseline ? "---:|---:|---:|" : ""}---:|---:|---:|---:|---:|---|---:|`,
+    );
     let met = 0;
+    let metBefore = 0;
+    const pairCells = (m: Measured, bare: Measured) =>
+      `${m.p50} | ${m.rps.toFixed(0)} | ${(m.rps / bare.rps).toFixed(2)} | `;
     for (const r of rows) {
       const ratio = r.full.rps / r.bare.rps;
       if (ratio >= TARGET) met++;
+      if (r.baseline && r.baseline.rps / r.bare.rps >= TARGET) metBefore++;
+      const measured = [r.full, ...(r.baseline ? [r.baseline] : []), r.uncached, r.bare];
       console.log(
         `| ${r.label} | ${r.clients} | ${r.full.p50} | ${r.bare.p50} | ${r.full.rps.toFixed(0)} | ${r.bare.rps.toFixed(0)} | ${ratio.toFixed(2)} | ` +
-          `${r.uncached.p50} | ${r.uncached.rps.toFixed(0)} | ${(r.uncached.rps / r.bare.rps).toFixed(2)} | ` +
+          `${r.baseline ? pairCells(r.baseline, r.bare) : withBaseline ? "- | - | - | " : ""}${pairCells(r.uncached, r.bare)}` +
           `${r.bareAuth ? r.bareAuth.rps.toFixed(0) : "-"} | ${r.bareAuth ? (r.full.rps / r.bareAuth.rps).toFixed(2) : "-"} | ` +
-          `${[r.full, r.uncached, r.bare].map((m) => (m.cpuMs ?? 0).toFixed(2)).join(", ")} | ` +
-          `${r.full.errors + r.uncached.errors + r.bare.errors + (r.bareAuth?.errors ?? 0)} |`,
+          `${measured.map((m) => (m.cpuMs ?? 0).toFixed(2)).join(", ")} | ` +
+          `${[...measured, ...(r.bareAuth ? [r.bareAuth] : [])].reduce((n, m) => n + m.errors, 0)} |`,
       );
     }
     console.log(`${met} of ${rows.length} at or above ${TARGET}x (req/s full / bare)`);
+    if (withBaseline)
+      console.log(`baseline (${BASELINE}): ${metBefore} of ${rows.length} at or above ${TARGET}x`);
     console.log(
       "bare+auth: the bare twin plus the session check the guard runs for a JWT (one prepared query)",
     );
@@ -199,9 +255,54 @@ export async function benchHttp() {
     for (const [name, qs] of Object.entries(sqlOf)) console.log(`${name}: ${qs.length} statements`);
   } finally {
     await bare.close();
+    if (baseline) {
+      await baseline.app.close();
+      await baseline.handle.close();
+    }
     await uncached.app.close();
     await app.close();
     await handle.close();
+  }
+}
+
+/** The app of another checkout, in this process, on its own pool (same size) of the database at `url`. */
+async function startBaseline(dir: string, url: string) {
+  const root = resolve(dir);
+  const client: typeof import("../src/platform/db/client.js") = await import(
+    join(root, "src/platform/db/client.ts")
+  );
+  const lib: typeof import("./lib.js") = await import(join(root, "bench/lib.ts"));
+  const handle = await client.openDatabase({ url, poolSize: 20 });
+  const { app, base } = await lib.startApp(handle);
+  return { app, base, handle };
+}
+
+/**
+ * `--cpu-prof` of the full server per route, in this process (the server and autocannon share it):
+ * `<dir>/<route>.cpuprofile`, BENCH_SECONDS at 10 clients, for Chrome DevTools or speedscope.
+ */
+async function profileRoutes(
+  dir: string,
+  base: string,
+  routes: Record<string, string>,
+  headers: Record<string, string>,
+) {
+  mkdirSync(dir, { recursive: true });
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.setSamplingInterval", { interval: 100 });
+  try {
+    for (const [label, path] of Object.entries(routes)) {
+      await session.post("Profiler.start");
+      await autocannon({ url: `${base}${path}`, connections: 10, duration: BENCH_SECONDS, headers });
+      const { profile } = await session.post("Profiler.stop");
+      const file = join(dir, `${label.replaceAll(" ", "-")}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      console.log(`profile ${label}: ${file}`);
+    }
+  } finally {
+    session.disconnect();
   }
 }
 

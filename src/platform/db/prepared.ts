@@ -1,6 +1,14 @@
+import type { SQL } from "drizzle-orm";
+import type { PgDialect } from "drizzle-orm/pg-core";
 import type { Db } from "./client.js";
 
 interface Prepared<R> {
+  execute(placeholders?: Record<string, unknown>): Promise<R>;
+}
+
+/** What drizzle's builders (and `preparedSql`) offer: a statement made once, run with placeholder values. */
+export interface Preparable<R> {
+  prepare(name: string): Prepared<R>;
   execute(placeholders?: Record<string, unknown>): Promise<R>;
 }
 
@@ -24,4 +32,69 @@ export function preparedRead<R, P extends Record<string, unknown>>(
     }
     return query.execute(placeholders);
   };
+}
+
+/** Prepared shapes per `preparedByShape` read: beyond this many, a new shape is built per call. */
+export const MAX_PREPARED_SHAPES = 32;
+
+/**
+ * A read whose SQL depends on which filters a request gives (a list's filter shape), as named
+ * prepared statements: `build(db, shape)` makes the statement of one shape with every value a
+ * `sql.placeholder`, once per database object and shape, named `<name>_<n>` (n: the shape's rank of
+ * first use in this process, so a name always stands for the same text on a connection). The SQL
+ * must depend on `shape` alone, never on a value: the values travel as placeholders, so another
+ * company's id can never be baked into a cached statement. At most `maxShapes` shapes are prepared;
+ * past that, a rare combination is built on every call and runs unnamed (as before this helper), so
+ * neither this process nor a PostgreSQL connection keeps an unbounded set of statements.
+ */
+export function preparedByShape<R, P extends Record<string, unknown>>(
+  name: string,
+  build: (db: Db, shape: string) => Preparable<R>,
+  maxShapes = MAX_PREPARED_SHAPES,
+): (db: Db, shape: string, placeholders: P) => Promise<R> {
+  const rankOf = new Map<string, number>();
+  const byDb = new WeakMap<Db, Map<string, Prepared<R>>>();
+  return (db, shape, placeholders) => {
+    let rank = rankOf.get(shape);
+    if (rank === undefined) {
+      if (rankOf.size >= maxShapes) return build(db, shape).execute(placeholders);
+      rank = rankOf.size;
+      rankOf.set(shape, rank);
+    }
+    let shapes = byDb.get(db);
+    if (!shapes) {
+      shapes = new Map();
+      byDb.set(db, shapes);
+    }
+    let query = shapes.get(shape);
+    if (!query) {
+      query = build(db, shape).prepare(`${name}_${rank}`);
+      shapes.set(shape, query);
+    }
+    return query.execute(placeholders);
+  };
+}
+
+/** Shape key of a filter: which of these keys hold a value (undefined, null and "" do not). */
+export function shapeOf(filter: Record<string, unknown>, keys: readonly string[]): string {
+  let shape = "";
+  for (const key of keys) {
+    const value = filter[key];
+    shape += value === undefined || value === null || value === "" ? "0" : "1";
+  }
+  return shape;
+}
+
+type Internals = { dialect: PgDialect; _: { session: Db["_"]["session"] } };
+
+/**
+ * Raw SQL (`sql` template with `sql.placeholder` values) as something `preparedRead` and
+ * `preparedByShape` can prepare; it answers like `db.execute` (a result with `rows`).
+ */
+export function preparedSql<T>(db: Db, query: SQL): Preparable<{ rows: T[] }> {
+  const { dialect, _ } = db as unknown as Internals;
+  const built = dialect.sqlToQuery(query);
+  const make = (name: string | undefined) =>
+    _.session.prepareQuery(built, undefined, name, false) as unknown as Prepared<{ rows: T[] }>;
+  return { prepare: make, execute: (placeholders) => make(undefined).execute(placeholders) };
 }

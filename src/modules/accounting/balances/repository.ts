@@ -1,28 +1,56 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
+import { preparedByShape, preparedSql } from "../../../platform/db/prepared.js";
 import { queryOne, queryRows } from "../../../platform/db/sql.js";
 import type { BalanceRangePlan } from "./date-ranges.js";
+
+/** A value for the SQL: the value itself (built per call) or its placeholder (prepared). */
+type Param = (key: string) => unknown;
+
+/** What of a plan changes the SQL: whole months or not, and how many spans of loose days. */
+const planShape = (plan: BalanceRangePlan) => `${plan.months ? 1 : 0}${plan.days.length}`;
+
+/** A plan's dates by the names balanceParts gives their parameters (`key` tells two plans apart). */
+function planValues(plan: BalanceRangePlan, key = ""): Record<string, string> {
+  const values: Record<string, string> = {};
+  if (plan.months)
+    Object.assign(values, { [`${key}monthsFrom`]: plan.months.from, [`${key}monthsTo`]: plan.months.to });
+  for (const [i, days] of plan.days.entries()) {
+    values[`${key}days${i}From`] = days.from;
+    values[`${key}days${i}To`] = days.to;
+  }
+  return values;
+}
 
 /**
  * Rows (subaccount_id, debit, credit) of the balance tables covering a date range of one year:
  * whole months from the monthly table, loose days from the daily one. Never the journal lines.
+ * `shape` is planShape's; the dates are `param`s named by planValues (with the same `key`).
  */
-function balanceParts(fiscalYearId: string, plan: BalanceRangePlan, extra: SQL = sql``): SQL[] {
+function balanceParts(shape: string, param: Param, key = "", extra: SQL = sql``): SQL[] {
   const parts: SQL[] = [];
-  if (plan.months) {
+  if (shape[0] === "1") {
     parts.push(sql`select subaccount_id, debit, credit ${extra} from ledger_monthly_balances
-                    where fiscal_year_id = ${fiscalYearId}
-                      and month between ${plan.months.from} and ${plan.months.to}`);
+                    where fiscal_year_id = ${param("fiscalYearId")}
+                      and month between ${param(`${key}monthsFrom`)} and ${param(`${key}monthsTo`)}`);
   }
-  for (const days of plan.days) {
+  for (let i = 0; i < Number(shape[1]); i++) {
     parts.push(sql`select subaccount_id, debit, credit ${extra} from ledger_daily_balances
-                    where fiscal_year_id = ${fiscalYearId}
-                      and date between ${days.from} and ${days.to}`);
+                    where fiscal_year_id = ${param("fiscalYearId")}
+                      and date between ${param(`${key}days${i}From`)} and ${param(`${key}days${i}To`)}`);
   }
   return parts;
 }
 
-const codePrefixCondition = (prefix?: string) => (prefix ? sql`where s.code like ${`${prefix}%`}` : sql``);
+const valuesOf =
+  (values: Record<string, unknown>): Param =>
+  (key) =>
+    values[key];
+
+const placeholder: Param = (key) => sql.placeholder(key);
+
+const codePrefixCondition = (hasPrefix: boolean, param: Param) =>
+  hasPrefix ? sql`where s.code like ${param("codePattern")}` : sql``;
 
 /** Money as the API writes it: 2 decimals, computed by PostgreSQL's exact NUMERIC. */
 const money = (expression: SQL) => sql`(${expression})::numeric(20, 2)::text`;
@@ -40,21 +68,17 @@ export interface BalanceRow {
 
 /**
  * Per subaccount sums over the range, their rollups to 1-, 2- and 3-digit codes (named from the
- * year's chart) and the grand total, in one query ordered by level then code.
+ * year's chart) and the grand total, in one query ordered by level then code; prepared per shape
+ * of the plan (whole months, loose-day spans) and code prefix.
  */
-export async function balanceRows(
-  db: Db,
-  f: { fiscalYearId: string; plan: BalanceRangePlan; codePrefix?: string },
-): Promise<BalanceRow[]> {
-  const parts = balanceParts(f.fiscalYearId, f.plan);
-  if (!parts.length) return [];
-  return queryRows<BalanceRow>(
+const balanceRowsOfShape = preparedByShape("cuadra_balance_rows", (db, shape) =>
+  preparedSql<BalanceRow>(
     db,
     sql`with totals as (
           select s.code, s.name, s.account_code, sum(b.debit) as debit, sum(b.credit) as credit
-            from (${sql.join(parts, sql` union all `)}) b
+            from (${sql.join(balanceParts(shape, placeholder), sql` union all `)}) b
             join subaccounts s on s.id = b.subaccount_id
-            ${codePrefixCondition(f.codePrefix)}
+            ${codePrefixCondition(shape[2] === "1", placeholder)}
            group by s.id
         ),
         rollups as (
@@ -68,7 +92,7 @@ export async function balanceRows(
           union all
           select length(r.code), r.code, coalesce(a.name, ''), null, r.debit, r.credit
             from rollups r
-            left join accounts a on a.fiscal_year_id = ${f.fiscalYearId} and a.code = r.code
+            left join accounts a on a.fiscal_year_id = ${placeholder("fiscalYearId")} and a.code = r.code
           union all
           select 0, '', '', null, sum(debit), sum(credit) from totals
         )
@@ -77,14 +101,33 @@ export async function balanceRows(
                ${money(sql`coalesce(debit, 0) - coalesce(credit, 0)`)} as balance
           from all_levels
          order by level, code collate "C"`,
-  );
+  ),
+);
+
+export async function balanceRows(
+  db: Db,
+  f: { fiscalYearId: string; plan: BalanceRangePlan; codePrefix?: string },
+): Promise<BalanceRow[]> {
+  const shape = planShape(f.plan);
+  if (shape === "00") return [];
+  const result = await balanceRowsOfShape(db, `${shape}${f.codePrefix ? 1 : 0}`, {
+    fiscalYearId: f.fiscalYearId,
+    codePattern: `${f.codePrefix}%`,
+    ...planValues(f.plan),
+  });
+  return result.rows;
 }
 
 export async function prefixTotals(
   db: Db,
   f: { fiscalYearId: string; plan: BalanceRangePlan; codePrefix: string },
 ): Promise<{ debit: string; credit: string; balance: string }> {
-  const parts = balanceParts(f.fiscalYearId, f.plan);
+  const param = valuesOf({
+    fiscalYearId: f.fiscalYearId,
+    codePattern: `${f.codePrefix}%`,
+    ...planValues(f.plan),
+  });
+  const parts = balanceParts(planShape(f.plan), param);
   const zero = { debit: "0.00", credit: "0.00", balance: "0.00" };
   if (!parts.length) return zero;
   const row = await queryOne<{ debit: string; credit: string; balance: string }>(
@@ -93,7 +136,7 @@ export async function prefixTotals(
                ${money(sql`coalesce(sum(b.debit), 0) - coalesce(sum(b.credit), 0)`)} as balance
           from (${sql.join(parts, sql` union all `)}) b
           join subaccounts s on s.id = b.subaccount_id
-          ${codePrefixCondition(f.codePrefix)}`,
+          ${codePrefixCondition(Boolean(f.codePrefix), param)}`,
   );
   return row ?? zero;
 }
@@ -118,9 +161,15 @@ export async function trialBalanceRows(
   db: Db,
   f: { fiscalYearId: string; opening: BalanceRangePlan; period: BalanceRangePlan; codePrefix?: string },
 ): Promise<TrialBalanceRow[]> {
+  const param = valuesOf({
+    fiscalYearId: f.fiscalYearId,
+    codePattern: `${f.codePrefix}%`,
+    ...planValues(f.opening, "opening"),
+    ...planValues(f.period, "period"),
+  });
   const parts = [
-    ...balanceParts(f.fiscalYearId, f.opening, sql`, false as in_period`),
-    ...balanceParts(f.fiscalYearId, f.period, sql`, true as in_period`),
+    ...balanceParts(planShape(f.opening), param, "opening", sql`, false as in_period`),
+    ...balanceParts(planShape(f.period), param, "period", sql`, true as in_period`),
   ];
   if (!parts.length) return [];
   return queryRows<TrialBalanceRow>(
@@ -132,7 +181,7 @@ export async function trialBalanceRows(
                  coalesce(sum(b.credit) filter (where b.in_period), 0) as credit
             from (${sql.join(parts, sql` union all `)}) b
             join subaccounts s on s.id = b.subaccount_id
-            ${codePrefixCondition(f.codePrefix)}
+            ${codePrefixCondition(Boolean(f.codePrefix), param)}
            group by s.id
         ),
         with_total as (

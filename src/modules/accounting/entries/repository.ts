@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, ilike, inArray, lte, or, type SQL, sql } from 
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../../platform/db/client.js";
 import { type Page, paginateBounded } from "../../../platform/db/paginate.js";
-import { preparedRead } from "../../../platform/db/prepared.js";
+import { preparedByShape, preparedRead, shapeOf } from "../../../platform/db/prepared.js";
 import { allQueries, equalsAnyOf, insertUnnest } from "../../../platform/db/sql.js";
 import { likePattern } from "../../../platform/http/pagination.js";
 import { entries, entryCounts, entryLines, fiscalYears, journals, subaccounts } from "../tables.js";
@@ -186,52 +186,100 @@ export interface EntryFilter {
   after?: string;
 }
 
-/** Conditions on `entries` alone (subqueries, no joins), so the count stays a single-table scan. */
-function entryConditions(db: Db, f: EntryFilter) {
-  const number = f.search && /^\d{1,9}$/.test(f.search) ? Number(f.search) : undefined;
+/** The filters that change the entries list's SQL (its shape). */
+const ENTRY_FILTER_KEYS = [
+  "companyId",
+  "fiscalYearCode",
+  "journalCode",
+  "dateFrom",
+  "dateTo",
+  "subaccountCode",
+  "search",
+] as const;
+
+/** A filter's values by name, or their placeholders: the same conditions, run built or prepared. */
+type EntryValues = (key: keyof EntryFilter | "pattern" | "searchNumber") => unknown;
+
+const searchNumberOf = (search?: string) => (search && /^\d{1,9}$/.test(search) ? Number(search) : undefined);
+
+const entryValues = (f: EntryFilter): EntryValues => {
+  const pattern = f.search ? likePattern(f.search) : undefined;
+  const searchNumber = searchNumberOf(f.search);
+  return (key) => (key === "pattern" ? pattern : key === "searchNumber" ? searchNumber : f[key]);
+};
+
+const placeholders: EntryValues = (key) => sql.placeholder(key);
+
+/**
+ * Conditions on `entries` alone (subqueries, no joins), so the count stays a single-table scan.
+ * `has` says which filters are given; `value` gives them (or their placeholders).
+ */
+function entryConditions(
+  db: Db,
+  has: (key: keyof EntryFilter | "searchNumber") => boolean,
+  value: EntryValues,
+) {
   return and(
-    f.companyId ? eq(entries.companyId, f.companyId) : undefined,
-    f.fiscalYearCode
+    has("companyId") ? eq(entries.companyId, value("companyId") as string) : undefined,
+    has("fiscalYearCode")
       ? equalsAnyOf(
           entries.fiscalYearId,
-          db.select({ id: fiscalYears.id }).from(fiscalYears).where(eq(fiscalYears.code, f.fiscalYearCode)),
+          db
+            .select({ id: fiscalYears.id })
+            .from(fiscalYears)
+            .where(eq(fiscalYears.code, value("fiscalYearCode") as string)),
         )
       : undefined,
-    f.journalCode
+    has("journalCode")
       ? equalsAnyOf(
           entries.journalId,
-          db.select({ id: journals.id }).from(journals).where(eq(journals.code, f.journalCode)),
+          db
+            .select({ id: journals.id })
+            .from(journals)
+            .where(eq(journals.code, value("journalCode") as string)),
         )
       : undefined,
-    f.dateFrom ? gte(entries.date, f.dateFrom) : undefined,
-    f.dateTo ? lte(entries.date, f.dateTo) : undefined,
-    f.subaccountCode
+    has("dateFrom") ? gte(entries.date, value("dateFrom") as string) : undefined,
+    has("dateTo") ? lte(entries.date, value("dateTo") as string) : undefined,
+    has("subaccountCode")
       ? inArray(
           entries.id,
           db
             .select({ id: entryLines.entryId })
             .from(entryLines)
             .innerJoin(subaccounts, eq(subaccounts.id, entryLines.subaccountId))
-            .where(eq(subaccounts.code, f.subaccountCode)),
+            .where(eq(subaccounts.code, value("subaccountCode") as string)),
         )
       : undefined,
-    f.search
+    has("search")
       ? or(
-          ilike(entries.concept, likePattern(f.search)),
-          number === undefined ? undefined : eq(entries.number, number),
+          ilike(entries.concept, value("pattern") as string),
+          has("searchNumber") ? eq(entries.number, value("searchNumber") as number) : undefined,
         )
       : undefined,
   );
 }
 
 /**
- * The page continues after the cursor entry in the chosen order: a row comparison on the order's
- * columns, so page 100 reads what page 1 reads from the index. undefined when the cursor entry
- * does not match the filters (another company's, or no such entry).
+ * The shape of a list request: which filters are given, whether the search is also an entry
+ * number, the order, and whether a cursor continues the page (it decides the SQL, not the values).
  */
-async function afterCursor(db: Db, f: EntryFilter, where: SQL | undefined): Promise<SQL | undefined | null> {
-  if (!f.after) return undefined;
-  const [c] = await db
+function entryListShape(f: EntryFilter): string {
+  const searchNumber = searchNumberOf(f.search) === undefined ? "0" : "1";
+  return `${shapeOf(f as unknown as Record<string, unknown>, ENTRY_FILTER_KEYS)}${searchNumber}:${f.sort}:${f.after ? 1 : 0}`;
+}
+
+/** Reads a shape's filter presence back (entryListShape's inverse) for the prepared statements. */
+function shapeHas(shape: string) {
+  return (key: keyof EntryFilter | "searchNumber") => {
+    if (key === "searchNumber") return shape[ENTRY_FILTER_KEYS.length] === "1";
+    const i = ENTRY_FILTER_KEYS.indexOf(key as (typeof ENTRY_FILTER_KEYS)[number]);
+    return i >= 0 && shape[i] === "1";
+  };
+}
+
+const cursorOfShape = preparedByShape("cuadra_entry_cursor", (db, shape) =>
+  db
     .select({
       date: entries.date,
       number: entries.number,
@@ -241,34 +289,66 @@ async function afterCursor(db: Db, f: EntryFilter, where: SQL | undefined): Prom
     })
     .from(entries)
     .innerJoin(fiscalYears, eq(fiscalYears.id, entries.fiscalYearId))
-    .where(and(eq(entries.id, f.after), where));
-  if (!c) return null;
-  return f.sort === "number"
-    ? sql`(${fiscalYears.startDate}, ${entries.companyId}, ${entries.number}) > (${c.start}::date, ${c.companyId}::uuid, ${c.number}::int)`
-    : sql`(${entries.date}, ${entries.number}, ${entries.id}) < (${c.date}::date, ${c.number}::int, ${c.id}::uuid)`;
+    .where(and(eq(entries.id, sql.placeholder("after")), entryConditions(db, shapeHas(shape), placeholders))),
+);
+
+/** The row comparison continuing a page after the cursor entry in the list's order. */
+function cursorCondition(sort: EntryFilter["sort"], value: (key: string) => unknown): SQL {
+  return sort === "number"
+    ? sql`(${fiscalYears.startDate}, ${entries.companyId}, ${entries.number}) > (${value("cursorStart")}::date, ${value("cursorCompanyId")}::uuid, ${value("cursorNumber")}::int)`
+    : sql`(${entries.date}, ${entries.number}, ${entries.id}) < (${value("cursorDate")}::date, ${value("cursorNumber")}::int, ${value("cursorId")}::uuid)`;
 }
 
-/** A page of entries, or null when `after` names no entry matching the filters. */
-export async function listEntries(db: Db, f: EntryFilter): Promise<Page<EntryView> | null> {
-  if (answersFromLines(f)) return listSubaccountLedger(db, f);
-  const where = entryConditions(db, f);
-  const cursor = await afterCursor(db, f, where);
-  if (cursor === null) return null;
+const entryPageOfShape = preparedByShape("cuadra_entry_page", (db, shape) => {
+  const [, sort, after] = shape.split(":") as [string, EntryFilter["sort"], string];
   const order =
-    f.sort === "number"
+    sort === "number"
       ? [asc(fiscalYears.startDate), asc(entries.companyId), asc(entries.number)]
       : [desc(entries.date), desc(entries.number), desc(entries.id)];
-  const rows = selectEntryViews(db)
-    .where(and(where, cursor))
+  return selectEntryViews(db)
+    .where(
+      and(
+        entryConditions(db, shapeHas(shape), placeholders),
+        after === "1" ? cursorCondition(sort, (key) => sql.placeholder(key)) : undefined,
+      ),
+    )
     .orderBy(...order)
-    .limit(f.limit)
-    .offset(f.offset);
-  if (f.dateFrom || f.dateTo || f.subaccountCode || f.search) {
-    const page = await paginateBounded(db, () => rows, entries, where);
-    return { ...page, rows: page.rows as EntryView[] };
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset"));
+});
+
+/**
+ * A page of entries, or null when `after` names no entry matching the filters. The page, the
+ * cursor lookup and the trigger-kept count run as statements prepared per filter shape (built once).
+ */
+export async function listEntries(db: Db, f: EntryFilter): Promise<Page<EntryView> | null> {
+  if (answersFromLines(f)) return listSubaccountLedger(db, f);
+  const shape = entryListShape(f);
+  const value = entryValues(f);
+  const values: Record<string, unknown> = { limit: f.limit, offset: f.offset, after: f.after };
+  for (const key of [...ENTRY_FILTER_KEYS, "pattern", "searchNumber"] as const) {
+    const v = value(key);
+    if (v !== undefined) values[key] = v;
   }
-  const [page, total] = await allQueries(db, [() => rows, () => countedEntries(db, f)]);
-  return { rows: page as EntryView[], total, totalIsEstimate: false };
+  if (f.after) {
+    const [c] = await cursorOfShape(db, shape, values);
+    if (!c) return null;
+    Object.assign(values, {
+      cursorDate: c.date,
+      cursorNumber: c.number,
+      cursorId: c.id,
+      cursorCompanyId: c.companyId,
+      cursorStart: c.start,
+    });
+  }
+  const rows = () => entryPageOfShape(db, shape, values) as Promise<EntryView[]>;
+  if (f.dateFrom || f.dateTo || f.subaccountCode || f.search) {
+    const where = entryConditions(db, shapeHas(shape), value);
+    const page = await paginateBounded(db, rows, entries, where);
+    return { ...page, rows: page.rows };
+  }
+  const [page, total] = await allQueries(db, [rows, () => countedEntries(db, f)]);
+  return { rows: page, total, totalIsEstimate: false };
 }
 
 /** listEntries for a subaccount's ledger, through the lines' index (subaccount-ledger.ts). */
@@ -286,33 +366,49 @@ async function listSubaccountLedger(db: Db, f: EntryFilter): Promise<Page<EntryV
   return { rows: page as EntryView[], total, totalIsEstimate };
 }
 
-/**
- * How many entries match a filter of company, fiscal year and journal only, exact, from the
- * counts the entries trigger keeps (ledger_entry_counts): a few rows whatever the ledger's size.
- */
-async function countedEntries(db: Db, f: EntryFilter): Promise<number> {
-  const [row] = await db
+const countedOfShape = preparedByShape("cuadra_entry_count", (db, shape) =>
+  db
     .select({ total: sql<string>`coalesce(sum(${entryCounts.entries}), 0)` })
     .from(entryCounts)
     .where(
       and(
-        f.companyId ? eq(entryCounts.companyId, f.companyId) : undefined,
-        f.fiscalYearCode
+        shape[0] === "1" ? eq(entryCounts.companyId, sql.placeholder("companyId")) : undefined,
+        shape[1] === "1"
           ? inArray(
               entryCounts.fiscalYearId,
               db
                 .select({ id: fiscalYears.id })
                 .from(fiscalYears)
-                .where(eq(fiscalYears.code, f.fiscalYearCode)),
+                .where(eq(fiscalYears.code, sql.placeholder("fiscalYearCode"))),
             )
           : undefined,
-        f.journalCode
+        shape[2] === "1"
           ? inArray(
               entryCounts.journalId,
-              db.select({ id: journals.id }).from(journals).where(eq(journals.code, f.journalCode)),
+              db
+                .select({ id: journals.id })
+                .from(journals)
+                .where(eq(journals.code, sql.placeholder("journalCode"))),
             )
           : undefined,
       ),
-    );
+    ),
+);
+
+/**
+ * How many entries match a filter of company, fiscal year and journal only, exact, from the
+ * counts the entries trigger keeps (ledger_entry_counts): a few rows whatever the ledger's size.
+ */
+async function countedEntries(db: Db, f: EntryFilter): Promise<number> {
+  const shape = shapeOf(f as unknown as Record<string, unknown>, [
+    "companyId",
+    "fiscalYearCode",
+    "journalCode",
+  ]);
+  const [row] = await countedOfShape(db, shape, {
+    companyId: f.companyId,
+    fiscalYearCode: f.fiscalYearCode,
+    journalCode: f.journalCode,
+  });
   return Number(row?.total ?? 0);
 }

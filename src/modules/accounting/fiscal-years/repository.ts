@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gte, ilike, lte, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
 import { paginate } from "../../../platform/db/paginate.js";
+import { preparedRead } from "../../../platform/db/prepared.js";
 import { queryOne } from "../../../platform/db/sql.js";
 import { likePattern } from "../../../platform/http/pagination.js";
 import { type FiscalYearState, fiscalYears } from "../tables.js";
@@ -22,23 +23,39 @@ export async function findFiscalYear(db: Db, id: string) {
   return row;
 }
 
-export async function findFiscalYearByCode(db: Db, companyId: string, code: string) {
-  const [row] = await db
+const fiscalYearByCode = preparedRead("cuadra_fiscal_year_by_code", (db) =>
+  db
     .select()
     .from(fiscalYears)
-    .where(and(eq(fiscalYears.companyId, companyId), eq(fiscalYears.code, code)))
-    .limit(1);
+    .where(
+      and(
+        eq(fiscalYears.companyId, sql.placeholder("companyId")),
+        eq(fiscalYears.code, sql.placeholder("code")),
+      ),
+    )
+    .limit(1),
+);
+
+export async function findFiscalYearByCode(db: Db, companyId: string, code: string) {
+  const [row] = await fiscalYearByCode(db, { companyId, code });
   return row;
 }
 
-/** The latest year starting on or before `date`, else the latest one (reports without a year code). */
-export async function findFiscalYearForReport(db: Db, companyId: string, date: string) {
-  const [row] = await db
+const fiscalYearForReport = preparedRead("cuadra_fiscal_year_for_report", (db) =>
+  db
     .select()
     .from(fiscalYears)
-    .where(eq(fiscalYears.companyId, companyId))
-    .orderBy(sql`${fiscalYears.startDate} <= ${date} desc`, desc(fiscalYears.startDate))
-    .limit(1);
+    .where(eq(fiscalYears.companyId, sql.placeholder("companyId")))
+    .orderBy(
+      sql`${fiscalYears.startDate} <= ${sql.placeholder("date")}::date desc`,
+      desc(fiscalYears.startDate),
+    )
+    .limit(1),
+);
+
+/** The latest year starting on or before `date`, else the latest one (reports without a year code). */
+export async function findFiscalYearForReport(db: Db, companyId: string, date: string) {
+  const [row] = await fiscalYearForReport(db, { companyId, date });
   return row;
 }
 

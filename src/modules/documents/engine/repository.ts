@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
 import { type Page, paginateBounded } from "../../../platform/db/paginate.js";
-import { preparedRead } from "../../../platform/db/prepared.js";
+import { preparedByShape, preparedRead, shapeOf } from "../../../platform/db/prepared.js";
 import { queryOne } from "../../../platform/db/sql.js";
 import { likePattern } from "../../../platform/http/pagination.js";
 import { normalizeTaxIdInput } from "../../../platform/tax-id.js";
@@ -341,7 +341,8 @@ export async function lastNumberedDate(
 }
 
 export interface DocumentListFilter {
-  scope?: SQL;
+  /** The one company listed (companyScopeId: the caller's scope and the company asked for); undefined: all. */
+  companyId?: string;
   direction: Direction;
   kind: DocumentKind;
   estado?: DocumentState;
@@ -363,11 +364,15 @@ export interface DocumentListFilter {
 const fullyPaid = sql`(case when ${documents.total} >= 0 then ${documents.paidAmount} >= ${documents.total}
   else ${documents.paidAmount} <= ${documents.total} end)`;
 
-function paymentCondition(f: DocumentListFilter): SQL | undefined {
+/** A list filter's values by name, or their placeholders: the same conditions, run built or prepared. */
+type DocumentValues = (key: keyof DocumentListFilter | "pattern" | "taxIdPattern") => unknown;
+
+function paymentCondition(payment: string, value: DocumentValues): SQL | undefined {
   const overdue = sql`exists (select 1 from ${documentDues} d where d.document_id = ${documents.id}
-    and d.estado <> 'pagado' and d.due_date < ${f.today})`;
-  switch (f.paymentStatus) {
+    and d.estado <> 'pagado' and d.due_date < ${value("today")})`;
+  switch (payment) {
     case "pagada":
+    case "paid":
       return fullyPaid;
     case "vencida":
       return and(sql`not ${fullyPaid}`, overdue);
@@ -375,94 +380,148 @@ function paymentCondition(f: DocumentListFilter): SQL | undefined {
       return and(sql`not ${fullyPaid}`, sql`${documents.paidAmount} <> 0`, sql`not ${overdue}`);
     case "pendiente":
       return and(sql`${documents.paidAmount} = 0`, sql`${documents.total} <> 0`, sql`not ${overdue}`);
+    case "unpaid":
+      return sql`not ${fullyPaid}`;
     default:
-      return f.paid === undefined ? undefined : f.paid ? fullyPaid : sql`not ${fullyPaid}`;
+      return undefined;
   }
 }
 
-function searchCondition(text: string) {
-  const pattern = likePattern(text);
-  const bareTaxId = normalizeTaxIdInput(text);
+/** The payment condition a filter asks for: a status, else paid / unpaid, else none ("-"). */
+const paymentShape = (f: DocumentListFilter) =>
+  f.paymentStatus ?? (f.paid === undefined ? "-" : f.paid ? "paid" : "unpaid");
+
+function searchCondition(value: DocumentValues) {
   return or(
-    ilike(documents.code, pattern),
-    ilike(documents.contactName, pattern),
-    ilike(documents.contactTaxId, likePattern(bareTaxId || text)),
-    ilike(documents.supplierNumber, pattern),
+    ilike(documents.code, value("pattern") as string),
+    ilike(documents.contactName, value("pattern") as string),
+    ilike(documents.contactTaxId, value("taxIdPattern") as string),
+    ilike(documents.supplierNumber, value("pattern") as string),
   );
 }
 
-/** Conditions on `documents` alone (the series as a subquery), so the count stays a single-table scan. */
-function documentConditions(db: Db, f: DocumentListFilter) {
+/** The optional filters that change a document list's SQL (with the payment condition: its shape). */
+const DOCUMENT_FILTER_KEYS = [
+  "companyId",
+  "estado",
+  "dateFrom",
+  "dateTo",
+  "contactId",
+  "seriesCode",
+  "search",
+] as const;
+
+const documentListShape = (f: DocumentListFilter) =>
+  `${shapeOf(f as unknown as Record<string, unknown>, DOCUMENT_FILTER_KEYS)}:${paymentShape(f)}:${f.after ? 1 : 0}`;
+
+function documentValues(f: DocumentListFilter): DocumentValues {
+  const pattern = f.search ? likePattern(f.search) : undefined;
+  const taxIdPattern = f.search ? likePattern(normalizeTaxIdInput(f.search) || f.search) : undefined;
+  return (key) => (key === "pattern" ? pattern : key === "taxIdPattern" ? taxIdPattern : f[key]);
+}
+
+const placeholders: DocumentValues = (key) => sql.placeholder(key);
+
+/**
+ * Conditions on `documents` alone (the series as a subquery), so the count stays a single-table
+ * scan; `shape` (documentListShape) says which are present, `value` gives their values or placeholders.
+ */
+function documentConditions(db: Db, shape: string, value: DocumentValues) {
+  const has = (key: (typeof DOCUMENT_FILTER_KEYS)[number]) =>
+    shape[DOCUMENT_FILTER_KEYS.indexOf(key)] === "1";
   return and(
-    f.scope,
-    eq(documents.direction, f.direction),
-    eq(documents.kind, f.kind),
-    f.estado ? eq(documents.estado, f.estado) : undefined,
-    paymentCondition(f),
-    f.dateFrom ? gte(documents.issueDate, f.dateFrom) : undefined,
-    f.dateTo ? lte(documents.issueDate, f.dateTo) : undefined,
-    f.contactId ? eq(documents.contactId, f.contactId) : undefined,
-    f.seriesCode
+    has("companyId") ? eq(documents.companyId, value("companyId") as string) : undefined,
+    eq(documents.direction, value("direction") as Direction),
+    eq(documents.kind, value("kind") as DocumentKind),
+    has("estado") ? eq(documents.estado, value("estado") as DocumentState) : undefined,
+    paymentCondition(shape.split(":")[1]!, value),
+    has("dateFrom") ? gte(documents.issueDate, value("dateFrom") as string) : undefined,
+    has("dateTo") ? lte(documents.issueDate, value("dateTo") as string) : undefined,
+    has("contactId") ? eq(documents.contactId, value("contactId") as string) : undefined,
+    has("seriesCode")
       ? inArray(
           documents.seriesId,
           db
             .select({ id: documentSeries.id })
             .from(documentSeries)
-            .where(eq(documentSeries.code, f.seriesCode)),
+            .where(eq(documentSeries.code, value("seriesCode") as string)),
         )
       : undefined,
-    f.search ? searchCondition(f.search) : undefined,
+    has("search") ? searchCondition(value) : undefined,
   );
 }
+
+const documentCursorOfShape = preparedByShape("cuadra_document_cursor", (db, shape) =>
+  db
+    .select({ issueDate: documents.issueDate, id: documents.id })
+    .from(documents)
+    .where(and(eq(documents.id, sql.placeholder("after")), documentConditions(db, shape, placeholders))),
+);
 
 /**
  * Newest first: the page continues after the cursor document in (issue date, id) descending, read
- * from the (company, direction, kind, issue date, id) index. null when the cursor is not a document
- * of the same filtered list.
+ * from the (company, direction, kind, issue date, id) index.
  */
-async function documentCursor(db: Db, f: DocumentListFilter, where: SQL | undefined) {
-  if (!f.after) return undefined;
-  const [c] = await db
-    .select({ issueDate: documents.issueDate, id: documents.id })
-    .from(documents)
-    .where(and(eq(documents.id, f.after), where));
-  if (!c) return null;
-  return sql`(${documents.issueDate}, ${documents.id}) < (${c.issueDate}::date, ${c.id}::uuid)`;
-}
+const documentPageOfShape = preparedByShape("cuadra_document_page", (db, shape) =>
+  selectHeaders(db)
+    .where(
+      and(
+        documentConditions(db, shape, placeholders),
+        shape.endsWith(":1")
+          ? sql`(${documents.issueDate}, ${documents.id}) < (${sql.placeholder("cursorDate")}::date, ${sql.placeholder("cursorId")}::uuid)`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(documents.issueDate), desc(documents.id))
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset")),
+);
 
-/** A page of document headers, or null when `after` names no document of the filtered list. */
+/**
+ * A page of document headers, or null when `after` names no document of the filtered list. The
+ * cursor lookup and the page run as statements prepared per filter shape; the bounded count is built.
+ */
 export async function listDocuments(db: Db, f: DocumentListFilter): Promise<Page<DocumentHeader> | null> {
-  const where = documentConditions(db, f);
-  const cursor = await documentCursor(db, f, where);
-  if (cursor === null) return null;
+  const shape = documentListShape(f);
+  const value = documentValues(f);
+  const values: Record<string, unknown> = {
+    pattern: value("pattern"),
+    taxIdPattern: value("taxIdPattern"),
+  };
+  for (const [key, v] of Object.entries(f)) if (v !== undefined) values[key] = v;
+  if (f.after) {
+    const [c] = await documentCursorOfShape(db, shape, values);
+    if (!c) return null;
+    Object.assign(values, { cursorDate: c.issueDate, cursorId: c.id });
+  }
   return paginateBounded(
     db,
-    () =>
-      db
-        .select(headerColumns)
-        .from(documents)
-        .innerJoin(documentSeries, eq(documentSeries.id, documents.seriesId))
-        .where(and(where, cursor))
-        .orderBy(desc(documents.issueDate), desc(documents.id))
-        .limit(f.limit)
-        .offset(f.offset)
-        .then((rows) => rows.map(toHeader)),
+    () => documentPageOfShape(db, shape, values).then((rows) => rows.map(toHeader)),
     documents,
-    where,
+    documentConditions(db, shape, value),
   );
 }
 
-/** Dues of documents still open, for the derived payment status of a page of invoices. */
-export function openDueDates(db: Db, documentIds: string[]) {
-  if (!documentIds.length) return Promise.resolve([]);
-  return db
+const openDuesOf = preparedRead("cuadra_document_open_dues", (db) =>
+  db
     .select({
       documentId: documentDues.documentId,
       dueDate: documentDues.dueDate,
       amount: documentDues.amount,
     })
     .from(documentDues)
-    .where(and(inArray(documentDues.documentId, documentIds), sql`${documentDues.estado} <> 'pagado'`));
+    .where(
+      and(
+        sql`${documentDues.documentId} = any(${sql.placeholder("ids")}::uuid[])`,
+        sql`${documentDues.estado} <> 'pagado'`,
+      ),
+    ),
+);
+
+/** Dues of documents still open, for the derived payment status of a page of invoices. */
+export function openDueDates(db: Db, documentIds: string[]) {
+  if (!documentIds.length) return Promise.resolve([]);
+  return openDuesOf(db, { ids: documentIds });
 }
 
 /**

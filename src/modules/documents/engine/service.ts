@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { assertCompanyVisible, companyFilter } from "../../../platform/auth/company-scope.js";
+import { assertCompanyVisible, companyFilter, companyScopeId } from "../../../platform/auth/company-scope.js";
 import { today } from "../../../platform/dates.js";
 import type { Db } from "../../../platform/db/client.js";
 import { violatedConstraint } from "../../../platform/db/sql.js";
@@ -144,7 +144,7 @@ export interface DocumentListFilters {
 export async function listDocuments(ctx: AuthedCtx, scope: DocumentScope, f: DocumentListFilters) {
   const page = await repo.listDocuments(ctx.db, {
     ...scope,
-    scope: companyFilter(ctx.actor, documents.companyId, f.companyId),
+    companyId: companyScopeId(ctx.actor, f.companyId),
     estado: f.estado,
     paymentStatus: f.paymentStatus,
     paid: f.paid,

@@ -181,6 +181,27 @@ describe("/api/products list", () => {
 });
 
 describe("/api/products company restriction and permissions", () => {
+  it("the list's prepared statement (one per filter shape) answers each company with its own rows only", async () => {
+    const restricted = await t.userWith(["products:leer"], { companyId: companyA });
+    const page = async (token: string, query: string) =>
+      (await t.as(token, { method: "GET", url: `/api/products?${query}` })).json() as {
+        total: number;
+        data: { company_id: string }[];
+      };
+    // The same shape (a company, active only) with alternating companies and callers.
+    for (let i = 0; i < 3; i++) {
+      for (const company of [companyA, companyB]) {
+        const listed = await page(t.adminToken, `company_id=${company}`);
+        expect(listed.data.length).toBeGreaterThan(0);
+        expect(listed.data.every((p) => p.company_id === company)).toBe(true);
+      }
+      const own = await page(restricted.token, "limit=10000");
+      expect(own.data.length).toBeGreaterThan(0);
+      expect(own.data.every((p) => p.company_id === companyA)).toBe(true);
+      expect(await page(restricted.token, `company_id=${companyB}`)).toMatchObject({ total: 0, data: [] });
+    }
+  });
+
   it("hides another company's products from a restricted user", async () => {
     const theirs = (
       await post(t.adminToken, "/api/products", {

@@ -1,6 +1,7 @@
-import { and, asc, count, eq, getTableColumns, ilike, inArray, ne, or, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, getTableColumns, ilike, inArray, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
 import { paginate } from "../../../platform/db/paginate.js";
+import { preparedByShape } from "../../../platform/db/prepared.js";
 import { likePattern } from "../../../platform/http/pagination.js";
 import { productFamilies, products } from "../tables.js";
 
@@ -10,7 +11,8 @@ export type ProductInsert = typeof products.$inferInsert;
 export type ProductView = typeof products.$inferSelect & { familyCode: string | null };
 
 export interface ProductListFilter {
-  scope?: SQL;
+  /** The one company listed (companyScopeId: the caller's scope and the company asked for); undefined: all. */
+  companyId?: string;
   search?: string;
   familyCode?: string;
   /** undefined: active only unless includeInactive; true/false: exactly that state. */
@@ -77,38 +79,57 @@ export async function referenceTaken(db: Db, companyId: string, reference: strin
   return Boolean(row);
 }
 
-export async function listProducts(db: Db, f: ProductListFilter) {
-  const activeRule =
-    f.isActive !== undefined
-      ? eq(products.isActive, f.isActive)
-      : f.includeInactive
-        ? undefined
-        : eq(products.isActive, true);
-  const where = and(
-    f.scope,
-    activeRule,
-    f.familyCode !== undefined ? eq(productFamilies.code, f.familyCode) : undefined,
-    f.search
+/** Which conditions a product list has: its SQL's shape (the values are placeholders). */
+function productListShape(f: ProductListFilter): string {
+  const active = f.isActive !== undefined || !f.includeInactive;
+  return [f.companyId, active, f.familyCode !== undefined, f.search].map((v) => (v ? "1" : "0")).join("");
+}
+
+function productConditions(shape: string) {
+  return and(
+    shape[0] === "1" ? eq(products.companyId, sql.placeholder("companyId")) : undefined,
+    shape[1] === "1" ? eq(products.isActive, sql.placeholder("isActive")) : undefined,
+    shape[2] === "1" ? eq(productFamilies.code, sql.placeholder("familyCode")) : undefined,
+    shape[3] === "1"
       ? or(
-          ilike(products.reference, likePattern(f.search)),
-          ilike(products.description, likePattern(f.search)),
+          ilike(products.reference, sql.placeholder("pattern")),
+          ilike(products.description, sql.placeholder("pattern")),
         )
       : undefined,
   );
+}
+
+const productPageOfShape = preparedByShape("cuadra_product_page", (db, shape) =>
+  selectProducts(db)
+    .where(productConditions(shape))
+    .orderBy(asc(products.createdAt), asc(products.id))
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset")),
+);
+
+const productCountOfShape = preparedByShape("cuadra_product_count", (db, shape) =>
+  db
+    .select({ total: count() })
+    .from(products)
+    .leftJoin(productFamilies, eq(productFamilies.id, products.familyId))
+    .where(productConditions(shape)),
+);
+
+/** A page of products and the exact total, as statements prepared per filter shape. */
+export async function listProducts(db: Db, f: ProductListFilter) {
+  const shape = productListShape(f);
+  const values = {
+    companyId: f.companyId,
+    isActive: f.isActive ?? true,
+    familyCode: f.familyCode,
+    pattern: f.search ? likePattern(f.search) : undefined,
+    limit: f.limit,
+    offset: f.offset,
+  };
   return paginate(
     db,
-    () =>
-      selectProducts(db)
-        .where(where)
-        .orderBy(asc(products.createdAt), asc(products.id))
-        .limit(f.limit)
-        .offset(f.offset),
-    () =>
-      db
-        .select({ total: count() })
-        .from(products)
-        .leftJoin(productFamilies, eq(productFamilies.id, products.familyId))
-        .where(where),
+    () => productPageOfShape(db, shape, values),
+    () => productCountOfShape(db, shape, values),
   );
 }
 

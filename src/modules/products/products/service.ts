@@ -1,4 +1,4 @@
-import { canSeeCompany, companyFilter } from "../../../platform/auth/company-scope.js";
+import { canSeeCompany, companyFilter, companyScopeId } from "../../../platform/auth/company-scope.js";
 import type { AuthedCtx } from "../../../platform/http/context.js";
 import { BadRequestError, ConflictError, NotFoundError } from "../../../platform/http/errors.js";
 import { resolveCompanyForWrite } from "../../companies/index.js";
@@ -84,7 +84,7 @@ export async function getProductsForDocuments(ctx: AuthedCtx, ids: string[]) {
 
 export function listProducts(ctx: AuthedCtx, f: ProductListFilters) {
   return repo.listProducts(ctx.db, {
-    scope: companyFilter(ctx.actor, products.companyId, f.companyId),
+    companyId: companyScopeId(ctx.actor, f.companyId),
     search: f.search,
     familyCode: f.familyCode,
     isActive: f.isActive,

@@ -1,6 +1,7 @@
-import { and, asc, count, eq, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, ilike, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
 import { paginate } from "../../../platform/db/paginate.js";
+import { preparedRead } from "../../../platform/db/prepared.js";
 import { likePattern } from "../../../platform/http/pagination.js";
 import type { BudgetRow } from "../budget-access.js";
 import { type BudgetState, budgetItems, budgetStatusHistory, budgets } from "../tables.js";
@@ -43,14 +44,23 @@ export function listBudgets(db: Db, filter: BudgetFilter) {
   );
 }
 
-/** PEM (sum of item amounts; chapters store 0) of several budgets in one query. */
-export async function pemOfBudgets(db: Db, budgetIds: string[]): Promise<Map<string, string>> {
-  if (budgetIds.length === 0) return new Map();
-  const rows = await db
+const pemOf = preparedRead("cuadra_budget_pem", (db) =>
+  db
     .select({ budgetId: budgetItems.budgetId, pem: sql<string>`coalesce(sum(${budgetItems.amount}), 0)` })
     .from(budgetItems)
-    .where(and(inArray(budgetItems.budgetId, budgetIds), eq(budgetItems.kind, "item")))
-    .groupBy(budgetItems.budgetId);
+    .where(
+      and(
+        sql`${budgetItems.budgetId} = any(${sql.placeholder("budgetIds")}::uuid[])`,
+        eq(budgetItems.kind, "item"),
+      ),
+    )
+    .groupBy(budgetItems.budgetId),
+);
+
+/** PEM (sum of item amounts; chapters store 0) of several budgets in one prepared query. */
+export async function pemOfBudgets(db: Db, budgetIds: string[]): Promise<Map<string, string>> {
+  if (budgetIds.length === 0) return new Map();
+  const rows = await pemOf(db, { budgetIds });
   return new Map(rows.map((r) => [r.budgetId, String(r.pem)]));
 }
 
