@@ -1,14 +1,23 @@
-import { and, asc, count, eq, ilike, or, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, ilike, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client.js";
 import { paginate } from "../../platform/db/paginate.js";
+import { preparedRead } from "../../platform/db/prepared.js";
 import { likePattern } from "../../platform/http/pagination.js";
 import { companies } from "./tables.js";
 
 export type CompanyRow = typeof companies.$inferSelect;
 export type CompanyInsert = typeof companies.$inferInsert;
 
+const companyById = preparedRead("cuadra_company_by_id", (db) =>
+  db
+    .select()
+    .from(companies)
+    .where(eq(companies.id, sql.placeholder("id")))
+    .limit(1),
+);
+
 export async function findCompany(db: Db, id: string) {
-  const [row] = await db.select().from(companies).where(eq(companies.id, id)).limit(1);
+  const [row] = await companyById(db, { id });
   return row;
 }
 
@@ -41,12 +50,17 @@ export async function listCompanies(
   );
 }
 
-export async function activeCompanyIds(db: Db, limit: number) {
-  const rows = await db
+// Asked by every route that defaults to the tenant's only company (entries, balances, ...).
+const activeCompanies = preparedRead("cuadra_active_company_ids", (db) =>
+  db
     .select({ id: companies.id })
     .from(companies)
     .where(eq(companies.isActive, true))
-    .limit(limit);
+    .limit(sql.placeholder("limit")),
+);
+
+export async function activeCompanyIds(db: Db, limit: number) {
+  const rows = await activeCompanies(db, { limit });
   return rows.map((r) => r.id);
 }
 
