@@ -24,7 +24,9 @@ async function rowCounts(db: Db): Promise<Record<string, number>> {
   );
   const out: Record<string, number> = {};
   for (const { name } of tables)
-    out[name] = Number((await queryOne<{ n: string }>(db, sql.raw(`select count(*) as n from "${name}"`)))?.n);
+    out[name] = Number(
+      (await queryOne<{ n: string }>(db, sql.raw(`select count(*) as n from "${name}"`)))?.n,
+    );
   return out;
 }
 
