@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
@@ -16,14 +16,22 @@ declare module "vitest" {
     pgliteDump: string;
     /** PostgreSQL: name of the migrated template database each test file copies. */
     pgTemplate: string;
+    /** A directory of this run where the first file that needs the demo leaves it for the others. */
+    demoDir: string;
   }
 }
 
 /**
  * Migrates and bootstraps ONE database, then every test file starts from a copy of it:
- * a PGlite dump (creating PGlite and migrating costs seconds) or a PostgreSQL template.
+ * a PGlite dump (creating PGlite and migrating costs seconds) or a PostgreSQL template. The files
+ * that read the whole demo share one load of it through `demoDir` (test/helpers/demo.ts).
  */
 export default async function setup(project: TestProject) {
+  const dir = mkdtempSync(join(tmpdir(), "cuadra-test-"));
+  const demoDir = join(dir, "demo");
+  mkdirSync(demoDir);
+  project.provide("demoDir", demoDir);
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
   const base = process.env.TEST_DATABASE_URL;
   if (base) {
     const template = `cuadra_tpl_${randomBytes(4).toString("hex")}`;
@@ -43,9 +51,9 @@ export default async function setup(project: TestProject) {
       for (const { datname } of stale.rows)
         await admin.query(`drop database if exists ${datname} with (force)`);
       await admin.end();
+      removeDir();
     };
   }
-  const dir = mkdtempSync(join(tmpdir(), "cuadra-test-"));
   // From the migrated template a new embedded database starts from (built by postinstall; here
   // when missing or made for other migrations): the suite's databases descend from it too.
   if (!currentTemplate()) await buildTemplate();
@@ -62,5 +70,5 @@ export default async function setup(project: TestProject) {
   await handle.close();
   project.provide("pgliteDump", file);
   project.provide("pgTemplate", "");
-  return () => rmSync(dir, { recursive: true, force: true });
+  return removeDir;
 }

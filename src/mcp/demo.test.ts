@@ -1,8 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/helpers/app.js";
-import { TEST_ADMIN } from "../../test/helpers/constants.js";
-import { loadDemo } from "../cli/demo.js";
+import { demoDatabase } from "../../test/helpers/demo.js";
 import { createApiToken, sseClient, streamableClient, structured } from "./test-support.js";
 
 let t: TestApp;
@@ -10,8 +9,8 @@ let base: string;
 let clients: Record<string, Client>;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  await loadDemo(t.db, TEST_ADMIN.email);
+  // The whole demo, loaded once in the run for this file and test/e2e/demo (ADR 039).
+  t = await createTestApp({}, { database: (await demoDatabase()).database });
   base = await t.app.listen({ port: 0, host: "127.0.0.1" });
   const { token } = await createApiToken(t, ["mcp"]);
   clients = {

@@ -1,14 +1,19 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadDemo } from "../../src/cli/demo.js";
+import { type DemoResult, loadDemo } from "../../src/cli/demo.js";
 import { queryOne } from "../../src/platform/db/sql.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { TEST_ADMIN } from "../helpers/constants.js";
+import { demoDatabase } from "../helpers/demo.js";
 
 let t: TestApp;
+/** What the run's one `loadDemo` on the suite's template returned (this file's or `mcp/demo`'s, ADR 039). */
+let first: DemoResult;
 beforeAll(async () => {
-  t = await createTestApp();
-});
+  const demo = await demoDatabase();
+  first = demo.loaded;
+  t = await createTestApp({}, { database: demo.database });
+}, 400_000);
 afterAll(async () => {
   await t?.close();
 });
@@ -18,7 +23,6 @@ const count = async (table: string) =>
 
 describe("npm run cli -- demo", () => {
   it("loads the project and enterprise demos once, with balanced books and a live summary", async () => {
-    const first = await loadDemo(t.db, TEST_ADMIN.email);
     expect(first.budget.created).toBe(true);
     expect(first.company.created).toBe(true);
     expect(first.entriesCreated).toBe(500);

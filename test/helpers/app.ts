@@ -43,9 +43,14 @@ let counter = 0;
 
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { fileStorage?: FileStorage; webRoot?: string | null } = {},
+  options: {
+    fileStorage?: FileStorage;
+    webRoot?: string | null;
+    /** The app's database (closed with the app); default a fresh copy of the suite's template. */
+    database?: TestDatabase;
+  } = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "info", JWT_SECRET: TEST_JWT_SECRET, ...env });
   const logs: string[] = [];
   const logStream = new Writable({

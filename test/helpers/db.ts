@@ -17,11 +17,23 @@ export const onPostgres = () => Boolean(process.env.TEST_DATABASE_URL);
 /** The suite's template dump, read and unpacked once per worker (the worker runs file after file, ADR 014). */
 let pgliteTemplate: DataDirTree | undefined;
 
-/** A fresh, migrated and bootstrapped database of its own: a copy of the suite's template. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** What a test database is a copy of: a PGlite dump on PGlite, a template database on PostgreSQL. */
+export interface DatabaseSource {
+  pgliteDump: string;
+  pgTemplate: string;
+}
+
+/** The suite's migrated and bootstrapped template (test/global-setup.ts). */
+export const suiteTemplate = (): DatabaseSource => ({
+  pgliteDump: inject("pgliteDump"),
+  pgTemplate: inject("pgTemplate"),
+});
+
+/** A fresh database of its own: a copy of the suite's template (migrated, bootstrapped), or of `from`. */
+export async function createTestDatabase(from: DatabaseSource = suiteTemplate()): Promise<TestDatabase> {
   const base = process.env.TEST_DATABASE_URL;
   if (base) {
-    const template = inject("pgTemplate");
+    const template = from.pgTemplate;
     const name = `${template}_${randomBytes(5).toString("hex")}`;
     const admin = adminPool(base);
     await admin.query(`create database ${name} template ${template}`);
@@ -39,7 +51,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       },
     };
   }
-  pgliteTemplate ??= readDataDirTar(new Uint8Array(readFileSync(inject("pgliteDump"))));
-  const handle = await openDatabase({ pgliteFs: await templateFs(pgliteTemplate) });
+  const read = () => readDataDirTar(new Uint8Array(readFileSync(from.pgliteDump)));
+  // Another dump (the demo's, test/helpers/demo.ts) is opened once in a run: not kept.
+  if (from.pgliteDump !== inject("pgliteDump")) return openPgliteFrom(read());
+  pgliteTemplate ??= read();
+  return openPgliteFrom(pgliteTemplate);
+}
+
+async function openPgliteFrom(tree: DataDirTree): Promise<TestDatabase> {
+  const handle = await openDatabase({ pgliteFs: await templateFs(tree) });
   return { handle, destroy: () => handle.close() };
 }
