@@ -7,11 +7,12 @@
  * recorder preloaded (test/helpers/module-recorder.mjs) until /api/ready answers, then stops.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DIST } from "../../scripts/server-build.mjs";
 import { nodeEntry } from "../helpers/cli-process.js";
 import { TEST_ADMIN, TEST_JWT_SECRET } from "../helpers/constants.js";
 import { createTestDatabase, onPostgres, type TestDatabase } from "../helpers/db.js";
@@ -34,10 +35,19 @@ const LAZY = [
   "@modelcontextprotocol/client",
 ];
 
-/** The package of each recorded module: the last node_modules/<name> or node_modules/@scope/<name>. */
-function packagesOf(recorded: string): Set<string> {
+/**
+ * The package of each recorded module: the last node_modules/<name> or node_modules/@scope/<name>;
+ * for a file of the bundled server (dist/main.js and its chunks, ADR 044), the packages the
+ * bundle's manifest (dist/.bundle.json: output file -> packages it holds) says it holds.
+ */
+function packagesOf(recorded: string, bundle: { dir: string; files: Record<string, string[]> }): Set<string> {
   const names = new Set<string>();
   for (const line of recorded.split("\n")) {
+    const path = decodeURIComponent(line).replace(/^file:\/\//, "");
+    if (path.startsWith(`${bundle.dir}/`)) {
+      for (const name of bundle.files[path.slice(bundle.dir.length + 1)] ?? [])
+        if (name !== "(cuadra)") names.add(name);
+    }
     const parts = decodeURIComponent(line).split("/node_modules/");
     if (parts.length < 2) continue;
     const [first, second] = (parts.at(-1) as string).split("/");
@@ -102,7 +112,11 @@ describe("what a started server has loaded", () => {
     const exited = new Promise((r) => child.once("exit", r));
     child.kill("SIGTERM");
     await exited;
-    loaded = packagesOf(readFileSync(record, "utf8"));
+    const manifest = join(DIST, ".bundle.json");
+    loaded = packagesOf(readFileSync(record, "utf8"), {
+      dir: DIST,
+      files: existsSync(manifest) ? JSON.parse(readFileSync(manifest, "utf8")) : {},
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -137,6 +151,22 @@ describe("packagesOf", () => {
       "node:fs",
       "",
     ].join("\n");
-    expect([...packagesOf(recorded)].sort()).toEqual(["@modelcontextprotocol/server", "exceljs", "unzipper"]);
+    expect([...packagesOf(recorded, { dir: "/other", files: {} })].sort()).toEqual([
+      "@modelcontextprotocol/server",
+      "exceljs",
+      "unzipper",
+    ]);
+  });
+
+  it("names the packages a bundled file holds, from the bundle's manifest", () => {
+    const recorded = ["file:///app/dist/main.js", "file:///app/dist/main-AB12.js", "/app/dist/cli.js"].join(
+      "\n",
+    );
+    const files = {
+      "main.js": ["(cuadra)", "zod"],
+      "main-AB12.js": ["jose"],
+      "main-CD34.js": ["oidc-provider"],
+    };
+    expect([...packagesOf(recorded, { dir: "/app/dist", files })].sort()).toEqual(["jose", "zod"]);
   });
 });
