@@ -5,27 +5,22 @@
  * (the SDK shares the server's zod), an XLSX export, a logo checked with pdfkit, and a BC3 import
  * large enough for the worker thread. Each reads files relative to its module or imports a chunk.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pngLogo } from "../../src/modules/companies/test-support.js";
-import { nodeEntry } from "../helpers/cli-process.js";
-import { TEST_ADMIN, TEST_JWT_SECRET } from "../helpers/constants.js";
+import { TEST_ADMIN } from "../helpers/constants.js";
 import { createTestDatabase, onPostgres, type TestDatabase } from "../helpers/db.js";
-import { freePort } from "../helpers/net.js";
+import { type ServerProcess, startServerProcess } from "../helpers/server-process.js";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** Over the size a BC3 import is prepared inline (INLINE_MAX_BYTES, 64 kB): the worker thread's. */
 const WORKER_BC3_BYTES = 80 * 1024;
 
 let database: TestDatabase | undefined;
 let dataDir: string;
-let child: ChildProcess;
+let server: ServerProcess | undefined;
 let base: string;
-let output = "";
 let jwt: string;
 let companyId: string;
 
@@ -49,53 +44,20 @@ async function upload(path: string, content: Buffer, fileName: string, method = 
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "cuadra-compiled-server-"));
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = { DATA_DIR: dataDir, ADMIN_PASSWORD: TEST_ADMIN.password };
   if (onPostgres()) {
     database = await createTestDatabase();
     await database.handle.close(); // the child owns the connections from here
     env.DATABASE_URL = database.url as string;
   }
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  child = spawn(process.execPath, nodeEntry("main"), {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? "",
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: base,
-      DATA_DIR: dataDir,
-      JWT_SECRET: TEST_JWT_SECRET,
-      ADMIN_EMAIL: TEST_ADMIN.email,
-      ADMIN_PASSWORD: TEST_ADMIN.password,
-      LOG_LEVEL: "warn",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout?.on("data", (d) => {
-    output += d;
-  });
-  child.stderr?.on("data", (d) => {
-    output += d;
-  });
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`the server did not start:\n${output}`);
-    const up = await fetch(`${base}/api/ready`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    if (i > 1200) throw new Error(`the server did not answer:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  server = await startServerProcess(env);
+  base = server.base;
   const login = await fetch(`${base}/api/v1/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(TEST_ADMIN),
   });
-  expect(login.status, output).toBe(200);
+  expect(login.status, server.output()).toBe(200);
   jwt = ((await login.json()) as { access_token: string }).access_token;
   const company = await call("POST", "/api/companies", { name: "Compilada SL", tax_id: "B12345674" });
   expect(company.status).toBe(201);
@@ -103,11 +65,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child.once("exit", r));
-    child.kill("SIGTERM");
-    await exited;
-  }
+  await server?.stop();
   await database?.destroy();
   rmSync(dataDir, { recursive: true, force: true });
 });
