@@ -1,5 +1,5 @@
-// Bundles the compiled server's entry (<dir>/main.js, from tsc) into one minified ES module, in
-// place, with the ES module packages it imports (ADR 044): V8 keeps every module's source text and
+// Bundles the compiled server's entry (<dir>/main.js, from tsc) in place into one ES module
+// (whitespace and syntax minified) with the ES module packages it imports (ADR 044): V8 keeps every module's source text and
 // Node a record per module, so ~1,300 modules at start (drizzle-orm 519 files, zod 307, jose 177)
 // cost more memory and start time than one file. Run by scripts/server-build.mjs:
 //   node scripts/server-bundle.mjs <dir>
@@ -9,16 +9,18 @@
 //   included: measured larger), and so do PGlite (its .wasm and data files) and native addons.
 // - `import.meta.url` in each bundled file becomes that file's own URL, so paths read relative to a
 //   module (migrations, the PGlite template, fonts, the web app, the BC3 worker) stay where they were.
-// - A source map (main.js.map, read only with `node --enable-source-maps`) maps back to src/.
+// - Source maps (main.js.map...) map back to src/ through tsc's maps: node reads them only with
+//   `--enable-source-maps`, src/platform/http/source-stack.ts for a logged server error's stack.
 // - <dir>/.bundle.json lists the packages each output file holds (test/e2e/lazy-imports.test.ts).
 import { readFileSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const dir = process.argv[2];
 if (!dir) throw new Error("usage: node scripts/server-bundle.mjs <compiled dir>");
-const ROOT = join(dirname(new URL(import.meta.url).pathname), "..");
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const ROOT_MODULES = join(ROOT, "node_modules") + sep;
 
 /** Kept external even when they are ES modules. */
