@@ -38,6 +38,27 @@ const VARIANTS: Variant[] = [
   { name: "optimize-for-size", database: "postgres", kind: "compiled", nodeArgs: ["--optimize-for-size"] },
   { name: "max-old-space 96", database: "postgres", kind: "compiled", nodeArgs: ["--max-old-space-size=96"] },
   { name: "MALLOC_ARENA_MAX=2", database: "postgres", kind: "compiled", env: { MALLOC_ARENA_MAX: "2" } },
+  // On top of npm start's flags (ADR 044): fewer V8 helper threads, no background GC, and no eager
+  // compilation of functions V8 guesses are called at once; glibc giving freed memory back.
+  {
+    name: "v8-pool-size 1",
+    database: "postgres",
+    kind: "compiled",
+    nodeArgs: [...npmStartNodeArgs(), "--v8-pool-size=1"],
+  },
+  {
+    name: "v8-pool-size 1 + single-threaded GC + max-lazy",
+    database: "postgres",
+    kind: "compiled",
+    nodeArgs: [...npmStartNodeArgs(), "--v8-pool-size=1", "--single-threaded-gc", "--max-lazy"],
+  },
+  {
+    name: "MALLOC_TRIM_THRESHOLD_=0",
+    database: "postgres",
+    kind: "compiled",
+    nodeArgs: npmStartNodeArgs(),
+    env: { MALLOC_TRIM_THRESHOLD_: "0" },
+  },
   // PGlite's WebAssembly on V8's baseline code only (the default since ADR 038) or optimized too.
   { name: "PGlite: npm start", database: "pglite", kind: "launcher", nodeArgs: npmStartNodeArgs() },
   { name: "PGlite: node dist/main.js", database: "pglite", kind: "compiled" },

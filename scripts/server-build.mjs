@@ -11,7 +11,13 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const DIST = join(ROOT, "dist");
 const STAMP = ".source-stamp";
-const INPUTS = ["tsconfig.json", "tsconfig.build.json", "package-lock.json"];
+const INPUTS = [
+  "tsconfig.json",
+  "tsconfig.build.json",
+  "package-lock.json",
+  "scripts/server-build.mjs",
+  "scripts/server-bundle.mjs",
+];
 
 function sourceFiles(dir, out = []) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -59,12 +65,24 @@ export function buildServer({ quiet = false } = {}) {
   rmSync(scratch, { recursive: true, force: true });
   const run = spawnSync(
     process.execPath,
-    [tsc, "-p", join(ROOT, "tsconfig.build.json"), "--noCheck", "--outDir", scratch],
+    // Source maps: the bundle's map (ADR 044) goes through them back to src/.
+    [tsc, "-p", join(ROOT, "tsconfig.build.json"), "--noCheck", "--sourceMap", "--outDir", scratch],
     { cwd: ROOT, stdio: quiet ? "pipe" : "inherit", encoding: "utf8" },
   );
   if (run.status !== 0) {
     rmSync(scratch, { recursive: true, force: true });
     throw new Error(`tsc failed (exit ${run.status}):\n${run.stdout ?? ""}${run.stderr ?? ""}`);
+  }
+  // main.js bundled with the ES module packages it imports (ADR 044); the other files stay for
+  // the CLI, the BC3 worker and the benches.
+  const bundle = spawnSync(process.execPath, [join(ROOT, "scripts", "server-bundle.mjs"), scratch], {
+    cwd: ROOT,
+    stdio: quiet ? "pipe" : "inherit",
+    encoding: "utf8",
+  });
+  if (bundle.status !== 0) {
+    rmSync(scratch, { recursive: true, force: true });
+    throw new Error(`bundling failed (exit ${bundle.status}):\n${bundle.stdout ?? ""}${bundle.stderr ?? ""}`);
   }
   writeFileSync(join(scratch, STAMP), fingerprint);
   rmSync(DIST, { recursive: true, force: true });

@@ -5,6 +5,7 @@ import { publishLocalServer } from "./mcp/local-server-file.js";
 import { runWasmOnBaselineCode } from "./platform/db/client.js";
 import { migrateDatabase } from "./platform/db/migrate.js";
 import { terminalLogStream } from "./platform/http/logging.js";
+import { withSourceStack } from "./platform/http/source-stack.js";
 import { DataDirBusyError, describeHolder } from "./runtime/data-dir-lock.js";
 import {
   announceAdmin,
@@ -123,7 +124,7 @@ main().catch((err) => {
     process.exit(1);
   }
   process.stderr.write(
-    `Cuadra failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    `Cuadra failed to start: ${err instanceof Error ? (withSourceStack(err).stack ?? err.message) : String(err)}\n`,
   );
   process.exit(1);
 });

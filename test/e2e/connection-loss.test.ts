@@ -4,19 +4,15 @@
  * connection answer 503 problem+json with Retry-After, later requests succeed and no acknowledged
  * write is lost. PostgreSQL only: PGlite has no connections to lose.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { credit, debit, ledgerFixture } from "../../src/modules/accounting/test-support.js";
-import { nodeEntry } from "../helpers/cli-process.js";
-import { TEST_ADMIN, TEST_JWT_SECRET } from "../helpers/constants.js";
+import { TEST_ADMIN } from "../helpers/constants.js";
 import { createTestDatabase, onPostgres, type TestDatabase } from "../helpers/db.js";
-import { freePort } from "../helpers/net.js";
 import { adminPool } from "../helpers/postgres.js";
+import { type ServerProcess, startServerProcess } from "../helpers/server-process.js";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Answer {
@@ -29,9 +25,8 @@ interface Answer {
 describe.skipIf(!onPostgres())("the server under lost connections (PostgreSQL only: PGlite has none)", () => {
   let database: TestDatabase;
   let admin: pg.Pool;
-  let child: ChildProcess;
+  let server: ServerProcess | undefined;
   let base: string;
-  let output = "";
   let adminToken: string;
 
   async function call(token: string | null, options: InjectOptions): Promise<Answer> {
@@ -65,39 +60,8 @@ describe.skipIf(!onPostgres())("the server under lost connections (PostgreSQL on
     database = await createTestDatabase();
     await database.handle.close(); // the child owns the connections from here
     admin = adminPool(process.env.TEST_DATABASE_URL as string);
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, nodeEntry("main"), {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? "",
-        NODE_ENV: "production",
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        PUBLIC_URL: base,
-        DATABASE_URL: database.url as string,
-        JWT_SECRET: TEST_JWT_SECRET,
-        ADMIN_EMAIL: TEST_ADMIN.email,
-        LOG_LEVEL: "warn",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    child.stdout?.on("data", (d) => {
-      output += d;
-    });
-    child.stderr?.on("data", (d) => {
-      output += d;
-    });
-    for (let i = 0; ; i++) {
-      if (child.exitCode !== null) throw new Error(`the server did not start:\n${output}`);
-      const up = await fetch(`${base}/api/ready`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (up) break;
-      if (i > 300) throw new Error(`the server did not answer:\n${output}`);
-      await tick(100);
-    }
+    server = await startServerProcess({ DATABASE_URL: database.url as string }, { timeoutMs: 30_000 });
+    base = server.base;
     const login = await call(null, {
       method: "POST",
       url: "/api/v1/auth/login",
@@ -107,10 +71,7 @@ describe.skipIf(!onPostgres())("the server under lost connections (PostgreSQL on
   }, 60_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      child.kill("SIGTERM");
-      await new Promise((r) => child.once("close", r));
-    }
+    await server?.stop();
     await admin?.end();
     await database?.destroy();
   });
@@ -174,7 +135,7 @@ describe.skipIf(!onPostgres())("the server under lost connections (PostgreSQL on
     await tick(300);
 
     expect(terminated).toBeGreaterThan(0);
-    expect(child.exitCode, output).toBeNull();
+    expect(server?.child.exitCode, server?.output()).toBeNull();
 
     for (const a of answers) {
       expect([200, 201, 503], a.body).toContain(a.status);
@@ -203,6 +164,6 @@ describe.skipIf(!onPostgres())("the server under lost connections (PostgreSQL on
       },
     });
     expect(write.status).toBe(201);
-    expect(child.exitCode).toBeNull();
+    expect(server?.child.exitCode).toBeNull();
   }, 60_000);
 });

@@ -6,18 +6,15 @@
  * (`npm start`'s dist/main.js, or src/main.ts through tsx when dist/ is stale) runs with a module
  * recorder preloaded (test/helpers/module-recorder.mjs) until /api/ready answers, then stops.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nodeEntry } from "../helpers/cli-process.js";
-import { TEST_ADMIN, TEST_JWT_SECRET } from "../helpers/constants.js";
+import { DIST } from "../../scripts/server-build.mjs";
 import { createTestDatabase, onPostgres, type TestDatabase } from "../helpers/db.js";
-import { freePort } from "../helpers/net.js";
+import { type ServerProcess, startServerProcess } from "../helpers/server-process.js";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const RECORDER = fileURLToPath(new URL("../helpers/module-recorder.mjs", import.meta.url));
 
 /** Loaded on first use only: a regression here puts megabytes back into every server's memory. */
@@ -34,10 +31,19 @@ const LAZY = [
   "@modelcontextprotocol/client",
 ];
 
-/** The package of each recorded module: the last node_modules/<name> or node_modules/@scope/<name>. */
-function packagesOf(recorded: string): Set<string> {
+/**
+ * The package of each recorded module: the last node_modules/<name> or node_modules/@scope/<name>;
+ * for a file of the bundled server (dist/main.js and its chunks, ADR 044), the packages the
+ * bundle's manifest (dist/.bundle.json: output file -> packages it holds) says it holds.
+ */
+function packagesOf(recorded: string, bundle: { dir: string; files: Record<string, string[]> }): Set<string> {
   const names = new Set<string>();
   for (const line of recorded.split("\n")) {
+    const path = decodeURIComponent(line).replace(/^file:\/\//, "");
+    if (path.startsWith(`${bundle.dir}/`)) {
+      for (const name of bundle.files[path.slice(bundle.dir.length + 1)] ?? [])
+        if (name !== "(cuadra)") names.add(name);
+    }
     const parts = decodeURIComponent(line).split("/node_modules/");
     if (parts.length < 2) continue;
     const [first, second] = (parts.at(-1) as string).split("/");
@@ -49,9 +55,8 @@ function packagesOf(recorded: string): Set<string> {
 describe("what a started server has loaded", () => {
   let database: TestDatabase | undefined;
   let dataDir: string;
-  let child: ChildProcess;
+  let server: ServerProcess | undefined;
   let loaded: Set<string>;
-  let output = "";
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "cuadra-lazy-imports-"));
@@ -62,51 +67,22 @@ describe("what a started server has loaded", () => {
       await database.handle.close(); // the child owns the connections from here
       env.DATABASE_URL = database.url as string;
     }
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, ["--import", RECORDER, ...nodeEntry("main")], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? "",
-        NODE_ENV: "production",
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        PUBLIC_URL: base,
-        DATA_DIR: dataDir,
-        JWT_SECRET: TEST_JWT_SECRET,
-        ADMIN_EMAIL: TEST_ADMIN.email,
-        LOG_LEVEL: "warn",
-        MODULE_RECORD_FILE: record,
-        ...env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    child.stdout?.on("data", (d) => {
-      output += d;
-    });
-    child.stderr?.on("data", (d) => {
-      output += d;
-    });
-    for (let i = 0; ; i++) {
-      if (child.exitCode !== null) throw new Error(`the server did not start:\n${output}`);
-      const up = await fetch(`${base}/api/ready`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (up) break;
-      if (i > 1200) throw new Error(`the server did not answer:\n${output}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    server = await startServerProcess(
+      { DATA_DIR: dataDir, MODULE_RECORD_FILE: record, ...env },
+      { nodeArgs: ["--import", RECORDER] },
+    );
     // The OpenAPI document is built from what start loaded.
-    expect((await fetch(`${base}/api/v1/openapi.json`)).status).toBe(200);
-    const exited = new Promise((r) => child.once("exit", r));
-    child.kill("SIGTERM");
-    await exited;
-    loaded = packagesOf(readFileSync(record, "utf8"));
+    expect((await fetch(`${server.base}/api/v1/openapi.json`)).status).toBe(200);
+    await server.stop(); // the recorder writes what CommonJS loaded at exit
+    const manifest = join(DIST, ".bundle.json");
+    loaded = packagesOf(readFileSync(record, "utf8"), {
+      dir: DIST,
+      files: existsSync(manifest) ? JSON.parse(readFileSync(manifest, "utf8")) : {},
+    });
   }, 180_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null) child.kill("SIGKILL");
+    await server?.stop();
     await database?.destroy();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -137,6 +113,22 @@ describe("packagesOf", () => {
       "node:fs",
       "",
     ].join("\n");
-    expect([...packagesOf(recorded)].sort()).toEqual(["@modelcontextprotocol/server", "exceljs", "unzipper"]);
+    expect([...packagesOf(recorded, { dir: "/other", files: {} })].sort()).toEqual([
+      "@modelcontextprotocol/server",
+      "exceljs",
+      "unzipper",
+    ]);
+  });
+
+  it("names the packages a bundled file holds, from the bundle's manifest", () => {
+    const recorded = ["file:///app/dist/main.js", "file:///app/dist/main-AB12.js", "/app/dist/cli.js"].join(
+      "\n",
+    );
+    const files = {
+      "main.js": ["(cuadra)", "zod"],
+      "main-AB12.js": ["jose"],
+      "main-CD34.js": ["oidc-provider"],
+    };
+    expect([...packagesOf(recorded, { dir: "/app/dist", files })].sort()).toEqual(["jose", "zod"]);
   });
 });

@@ -4,6 +4,7 @@ import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { isConnectionError, sqlState } from "../db/sql.js";
 import { AppError, type FieldError, MissingStoredFileError, makeProblem, type Problem } from "./errors.js";
 import { setSecurityHeaders } from "./security-headers.js";
+import { withSourceStack } from "./source-stack.js";
 import { malformedMultipart } from "./uploads.js";
 
 const PROBLEM_CONTENT_TYPE = "application/problem+json; charset=utf-8";
@@ -62,7 +63,7 @@ export function registerErrorHandling(app: FastifyInstance) {
     const instance = instanceOf(request);
     if (error instanceof AppError) {
       const problem = makeProblem(error.status, error.message, instance, error.options);
-      if (error.status >= 500) request.log.error({ err: error }, error.message);
+      if (error.status >= 500) request.log.error({ err: withSourceStack(error) }, error.message);
       if (error instanceof MissingStoredFileError) {
         request.log.error(
           { integrity: true, storageKey: error.storageKey },
@@ -89,7 +90,7 @@ export function registerErrorHandling(app: FastifyInstance) {
       return sendProblem(reply, makeProblem(db[0], db[1], instance));
     }
     if (isConnectionError(error)) {
-      request.log.error({ err: error }, "database unreachable");
+      request.log.error({ err: withSourceStack(error) }, "database unreachable");
       return sendProblem(
         reply,
         makeProblem(503, "The database is unavailable; try again shortly", instance),
@@ -102,7 +103,7 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (status >= 400 && status < 500) {
       return sendProblem(reply, makeProblem(status, error.message, instance));
     }
-    request.log.error({ err: error }, "unhandled error");
+    request.log.error({ err: withSourceStack(error) }, "unhandled error");
     return sendProblem(reply, makeProblem(500, "An internal error occurred; it has been logged", instance));
   });
 
