@@ -134,7 +134,7 @@ type SelectInternals = { _: { config: { fields: Record<string, unknown> } }; get
 
 /**
  * `built.prepare(name)` (no name: run unnamed), except that a flat select (flatRowMapper) has its
- * rows mapped by the compiled loop: the same SQL, the same objects.
+ * rows mapped by the compiled literal: the same SQL, the same objects.
  */
 function prepareOn<R>(
   db: Db,
