@@ -83,8 +83,10 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   documentCommonErrors(app);
   registerSecurityHeaders(app, { publicUrl: config.publicUrl });
-  app.addHook("onRequest", async (request, reply) => {
+  // Hooks every request runs are callback-style where they never wait: no promise per request.
+  app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
+    done();
   });
 
   await app.register(cors, {

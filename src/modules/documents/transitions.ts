@@ -137,14 +137,16 @@ function isOverdue(
   sign: number,
   covered: Dec,
 ): boolean {
-  let fellDue = new Dec(0);
+  let fellDue: Dec | undefined;
   for (const due of dueDates) {
     if (typeof due === "string") {
       if (due < today) return true;
     } else if (due.dueDate < today) {
-      fellDue = fellDue.plus(due.amount);
+      fellDue = fellDue ? fellDue.plus(due.amount) : new Dec(due.amount);
     }
   }
+  // Nothing fell due: nothing can exceed what was paid (a list page asks this of every invoice).
+  if (!fellDue) return false;
   return fellDue.times(sign).gt(covered.gt(0) ? covered : 0);
 }
 
@@ -167,8 +169,8 @@ export function paymentStatus(args: {
   const paid = new Dec(args.paid);
   const sign = total.isNegative() ? -1 : 1;
   // Work on the side of the total: a credit note's refunds are negative payments.
-  const owed = total.times(sign);
-  const covered = paid.times(sign);
+  const owed = sign < 0 ? total.neg() : total;
+  const covered = sign < 0 ? paid.neg() : paid;
   if (covered.gte(owed)) return "pagada";
   if (isOverdue(args.dueDates, args.today, sign, covered)) return "vencida";
   return covered.gt(0) ? "parcial" : "pendiente";

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/helpers/app.js";
 import { expectAfterWalksLikeSkip, expectUnknownCursorRefused } from "../../../test/helpers/pagination.js";
+import { createCompany } from "../accounting/test-support.js";
 import {
   createContact,
   createSalesInvoice,
@@ -215,5 +216,31 @@ describe("lists of sales documents", () => {
       201,
     );
     await expectUnknownCursorRefused(t, url, other.id);
+  });
+
+  it("one filter shape alternating companies, callers and searches: each page and total is the caller's own", async () => {
+    const other = await createCompany(t, { name: "Other documents company" });
+    const otherClient = await createContact(t, other, { name: "Cliente Otra, S.L." });
+    for (const n of ["1", "2"])
+      expectStatus(await createSalesInvoice(t, other, otherClient.id, [line(n, "10")]), 201);
+    const restricted = await t.userWith(["sales:leer"], { companyId: fx.companyId });
+    type Page = { data: { company_id: string; client_id: string }[]; total: number };
+    const list = async (token: string, query: string) =>
+      expectStatus<Page>(await t.as(token, { method: "GET", url: `/api/sales/invoices?${query}` }), 200);
+    const own = await list(t.adminToken, `company_id=${fx.companyId}`);
+    expect(own.total).toBeGreaterThan(2);
+    // The same shapes (a company; a company and a search) run as the same prepared page and count.
+    for (let i = 0; i < 4; i++) {
+      const mine = await list(t.adminToken, `company_id=${fx.companyId}`);
+      expect(mine.total).toBe(own.total);
+      expect(mine.data.every((d) => d.company_id === fx.companyId)).toBe(true);
+      const theirs = await list(t.adminToken, `company_id=${other}`);
+      expect(theirs.total).toBe(2);
+      expect(theirs.data.every((d) => d.company_id === other && d.client_id === otherClient.id)).toBe(true);
+      expect(await list(restricted.token, `company_id=${other}`)).toMatchObject({ total: 0, data: [] });
+      expect((await list(restricted.token, `company_id=${fx.companyId}`)).total).toBe(own.total);
+      expect(await list(t.adminToken, `company_id=${other}&search=Otra`)).toMatchObject({ total: 2 });
+      expect(await list(t.adminToken, `company_id=${fx.companyId}&search=Otra`)).toMatchObject({ total: 0 });
+    }
   });
 });

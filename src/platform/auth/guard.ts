@@ -75,16 +75,16 @@ export function registerGuard(app: FastifyInstance, options: GuardOptions) {
     routes.push(route);
   });
 
+  // One hook, the route's options read once (Fastify builds that object on every read).
   app.addHook("onRequest", async (request) => {
-    if (TENANTLESS.has(request.routeOptions.url ?? "")) return;
-    const tenant = await options.tenants.resolve(request.headers.host);
-    if (!tenant) throw new NotFoundError("Tenant");
-    request.tenant = tenant;
-  });
-
-  app.addHook("onRequest", async (request) => {
+    const route = request.routeOptions;
+    if (!TENANTLESS.has(route.url ?? "")) {
+      const tenant = await options.tenants.resolve(request.headers.host);
+      if (!tenant) throw new NotFoundError("Tenant");
+      request.tenant = tenant;
+    }
     if (request.is404) return;
-    const config = request.routeOptions.config ?? {};
+    const config = route.config ?? {};
     if (config.auth === "public") return;
     const credential = bearerCredential(request);
     if (!credential) throw new UnauthorizedError("Missing Authorization: Bearer token");

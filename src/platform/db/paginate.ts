@@ -1,6 +1,7 @@
-import { count, type SQL, sql } from "drizzle-orm";
+import { count, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "./client.js";
+import { preparedByShape } from "./prepared.js";
 import { allQueries } from "./sql.js";
 
 /** One page of rows and how many rows match the filters across all pages. */
@@ -36,22 +37,78 @@ export async function paginate<T>(
  * A page whose total is exact up to EXACT_TOTAL_LIMIT matching rows of `table` (the count stops
  * there); beyond it, the planner's row estimate for the same filter, flagged `totalIsEstimate`.
  */
-export async function paginateBounded<T>(
+export function paginateBounded<T>(
   db: Db,
   rows: () => PromiseLike<T[]>,
   table: PgTable,
   where: SQL | undefined,
   bound = EXACT_TOTAL_LIMIT,
 ): Promise<Page<T>> {
-  const matching = db
-    .select({ one: sql`1` })
-    .from(table)
-    .where(where)
-    .limit(bound + 1);
-  const page = await paginate(db, rows, () => db.select({ total: count() }).from(matching.as("matching")));
+  return boundedPage(
+    db,
+    rows,
+    () => db.select({ total: count() }).from(matchingRows(db, table, where, bound + 1).as("matching")),
+    () => plannedRows(db, db.select({ one: sql`1` }).from(table).where(where)),
+    bound,
+  );
+}
+
+/** The rows matching `where`, at most `limit` of them (what a bounded count counts). */
+const matchingRows = (db: Db, table: PgTable, where: SQL | undefined, limit: number | Placeholder) =>
+  db.select({ one: sql`1` }).from(table).where(where).limit(limit);
+
+async function boundedPage<T>(
+  db: Db,
+  rows: () => PromiseLike<T[]>,
+  counted: () => PromiseLike<Array<{ total: number | string | bigint }>>,
+  estimate: () => Promise<number>,
+  bound: number,
+): Promise<Page<T>> {
+  const page = await paginate(db, rows, counted);
   if (page.total <= bound) return { ...page, totalIsEstimate: false };
-  const estimate = await plannedRows(db, db.select({ one: sql`1` }).from(table).where(where));
-  return { rows: page.rows, total: Math.max(estimate, bound + 1), totalIsEstimate: true };
+  return { rows: page.rows, total: Math.max(await estimate(), bound + 1), totalIsEstimate: true };
+}
+
+/** A list's filter conditions for one shape, with `value(key)` as each value or its placeholder. */
+export type ShapeConditions = (db: Db, shape: string, value: (key: string) => unknown) => SQL | undefined;
+
+/**
+ * paginateBounded for a list whose SQL depends on its filter shape (ADR 040): the bounded count is
+ * a statement prepared per shape, every value and the bound a placeholder, instead of a query built
+ * per request. `values` holds each key the shape's conditions read. Past the bound (rare), the
+ * planner's estimate is asked of the conditions built with the values, as paginateBounded does.
+ */
+export function paginateBoundedByShape(name: string, table: PgTable, conditions: ShapeConditions) {
+  const counted = preparedByShape(name, (db, shape) =>
+    db
+      .select({ total: count() })
+      .from(
+        matchingRows(db, table, conditions(db, shape, sql.placeholder), sql.placeholder("bound")).as(
+          "matching",
+        ),
+      ),
+  );
+  return <T>(
+    db: Db,
+    rows: () => PromiseLike<T[]>,
+    shape: string,
+    values: Record<string, unknown>,
+    bound = EXACT_TOTAL_LIMIT,
+  ): Promise<Page<T>> =>
+    boundedPage(
+      db,
+      rows,
+      () => counted(db, shape, { ...values, bound: bound + 1 }),
+      () =>
+        plannedRows(
+          db,
+          db
+            .select({ one: sql`1` })
+            .from(table)
+            .where(conditions(db, shape, (key) => values[key])),
+        ),
+      bound,
+    );
 }
 
 type Plan = [{ Plan: { "Plan Rows": number } }];

@@ -153,3 +153,49 @@ describe("preparedSql", () => {
     expect(unnamed.rows).toEqual([{ n: 7 }]);
   });
 });
+
+describe("rows of a flat prepared select", () => {
+  const select = (db: typeof database.handle.db) =>
+    db
+      .select({
+        slug: tenants.slug,
+        databaseUrl: tenants.databaseUrl,
+        createdAt: tenants.createdAt,
+        length: sql<number>`length(${tenants.slug})`.mapWith(Number),
+        upper: sql<string>`upper(${tenants.slug})`.as("upper_slug"),
+        status: tenants.status,
+      })
+      .from(tenants)
+      .where(sql`${tenants.slug} like ${sql.placeholder("prefix")}`)
+      .orderBy(asc(tenants.slug));
+  const flat = preparedRead("cuadra_test_flat_rows", select);
+  const nested = preparedRead("cuadra_test_nested_rows", (db) =>
+    db
+      .select({ tenant: { slug: tenants.slug, createdAt: tenants.createdAt }, status: tenants.status })
+      .from(tenants)
+      .where(sql`${tenants.slug} like ${sql.placeholder("prefix")}`)
+      .orderBy(asc(tenants.slug)),
+  );
+
+  it("are the objects drizzle maps: same keys in the same order, same decoded values, nulls", async () => {
+    const { db } = database.handle;
+    await db.insert(tenants).values([
+      { slug: "flat-uno", status: "active", databaseUrl: "postgres://x/uno" },
+      { slug: "flat-dos", status: "suspended" },
+    ]);
+    const expected = await select(db).execute({ prefix: "flat-%" });
+    expect(expected).toHaveLength(2);
+    for (let i = 0; i < 3; i++) {
+      const rows = await flat(db, { prefix: "flat-%" });
+      expect(rows).toEqual(expected);
+      expect(rows.map((r) => Object.keys(r))).toEqual(expected.map((r) => Object.keys(r)));
+    }
+    const [dos] = await flat(db, { prefix: "flat-dos" });
+    expect(dos).toMatchObject({ slug: "flat-dos", databaseUrl: null, length: 8, upper: "FLAT-DOS" });
+    expect(dos.createdAt).toBeInstanceOf(Date);
+    // A nested selection keeps drizzle's own mapping.
+    expect(await nested(db, { prefix: "flat-uno" })).toEqual([
+      { tenant: { slug: "flat-uno", createdAt: expected[1].createdAt }, status: "active" },
+    ]);
+  });
+});

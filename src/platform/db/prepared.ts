@@ -1,5 +1,5 @@
-import type { SQL } from "drizzle-orm";
-import type { PgDialect } from "drizzle-orm/pg-core";
+import { Column, type DriverValueDecoder, is, SQL } from "drizzle-orm";
+import { type PgDialect, PgSelectBase } from "drizzle-orm/pg-core";
 import type { Db } from "./client.js";
 
 interface Prepared<R> {
@@ -27,7 +27,7 @@ export function preparedRead<R, P extends Record<string, unknown>>(
   return (db, placeholders) => {
     let query = byDb.get(db);
     if (!query) {
-      query = build(db).prepare(name);
+      query = prepareOn(db, build(db), name);
       byDb.set(db, query);
     }
     return query.execute(placeholders);
@@ -57,7 +57,7 @@ export function preparedByShape<R, P extends Record<string, unknown>>(
   return (db, shape, placeholders) => {
     let rank = rankOf.get(shape);
     if (rank === undefined) {
-      if (rankOf.size >= maxShapes) return build(db, shape).execute(placeholders);
+      if (rankOf.size >= maxShapes) return prepareOn(db, build(db, shape)).execute(placeholders);
       rank = rankOf.size;
       rankOf.set(shape, rank);
     }
@@ -68,7 +68,7 @@ export function preparedByShape<R, P extends Record<string, unknown>>(
     }
     let query = shapes.get(shape);
     if (!query) {
-      query = build(db, shape).prepare(`${name}_${rank}`);
+      query = prepareOn(db, build(db, shape), `${name}_${rank}`);
       shapes.set(shape, query);
     }
     return query.execute(placeholders);
@@ -97,4 +97,62 @@ export function preparedSql<T>(db: Db, query: SQL): Preparable<{ rows: T[] }> {
   const make = (name: string | undefined) =>
     _.session.prepareQuery(built, undefined, name, false) as unknown as Prepared<{ rows: T[] }>;
   return { prepare: make, execute: (placeholders) => make(undefined).execute(placeholders) };
+}
+
+type Decoder = DriverValueDecoder<unknown, unknown>;
+
+/**
+ * How to turn a driver row (an array, in select order) into the object drizzle would give, for a
+ * flat selection of columns and typed `sql`: an object literal of the selection's keys, compiled
+ * once per statement. Drizzle's own `mapResultRow` re-checks every value's field kind (`is()`, a
+ * prototype walk) and walks its path on every row, and a loop storing by computed key is a
+ * megamorphic store per value: on a page of 50 document headers of 48 columns (issue 21) drizzle
+ * costs ~4x this and the loop ~2x. The keys are the selection's own property names (the schema's,
+ * never a request's), written as JSON string literals; values go through each column's decoder as
+ * in drizzle. Undefined for anything else (nested objects, subqueries), which drizzle keeps mapping.
+ */
+function flatRowMapper(fields: Record<string, unknown>): ((rows: unknown[][]) => unknown[]) | undefined {
+  const props: string[] = [];
+  const decoders: Decoder[] = [];
+  for (const [key, field] of Object.entries(fields)) {
+    if (key === "__proto__") return undefined;
+    if (is(field, Column)) decoders.push(field);
+    else if (is(field, SQL)) decoders.push((field as unknown as { decoder: Decoder }).decoder);
+    else if (is(field, SQL.Aliased)) decoders.push((field.sql as unknown as { decoder: Decoder }).decoder);
+    else return undefined;
+    const i = props.length;
+    props.push(`${JSON.stringify(key)}: r[${i}] === null ? null : d[${i}].mapFromDriverValue(r[${i}])`);
+  }
+  const mapRow = new Function("d", "r", `return { ${props.join(", ")} };`) as (
+    d: Decoder[],
+    r: unknown[],
+  ) => unknown;
+  return (rows) => rows.map((row) => mapRow(decoders, row));
+}
+
+type SelectInternals = { _: { config: { fields: Record<string, unknown> } }; getSQL(): SQL };
+
+/**
+ * `built.prepare(name)` (no name: run unnamed), except that a flat select (flatRowMapper) has its
+ * rows mapped by the compiled literal: the same SQL, the same objects.
+ */
+function prepareOn<R>(
+  db: Db,
+  built: { prepare(name: string): Prepared<R>; execute?: Preparable<R>["execute"] },
+  name?: string,
+): Prepared<R> {
+  const select = is(built, PgSelectBase) ? (built as unknown as SelectInternals) : undefined;
+  const mapper = select && flatRowMapper(select._.config.fields);
+  if (!select || !mapper) {
+    if (name !== undefined) return built.prepare(name);
+    return { execute: (placeholders) => (built as Preparable<R>).execute(placeholders) };
+  }
+  const { dialect, _ } = db as unknown as Internals;
+  return _.session.prepareQuery(
+    dialect.sqlToQuery(select.getSQL()),
+    undefined,
+    name,
+    true,
+    mapper,
+  ) as unknown as Prepared<R>;
 }

@@ -191,39 +191,45 @@ export function registerIdempotency(app: FastifyInstance) {
     return replay(reply, stored.status, stored.responseBody ?? "", stored.responseHeaders ?? {});
   });
 
-  app.addHook("onSend", async (request, reply, payload) => {
+  // Callback-style: a request without a key (nearly all) passes with no promise made for it.
+  app.addHook("onSend", (request, reply, payload, done) => {
     const state = request.idempotency;
-    if (!state) return payload;
+    if (!state) return done(null, payload);
     request.idempotency = null;
-    const mine = and(
-      eq(idempotencyKeys.tenantId, state.tenantId),
-      eq(idempotencyKeys.userId, state.userId),
-      eq(idempotencyKeys.key, state.key),
-    );
-    const body =
-      payload === undefined || payload === null
-        ? ""
-        : typeof payload === "string"
-          ? payload
-          : Buffer.isBuffer(payload)
-            ? payload.toString()
-            : null;
-    if (reply.statusCode >= 500 || body === null) {
-      // Not stored: the write failed or its outcome is unknown (or the answer is a stream); a retry runs.
-      await state.db.delete(idempotencyKeys).where(mine);
-      return payload;
-    }
-    const headers: Record<string, string> = {};
-    for (const name of REPLAYED_HEADERS) {
-      const value = reply.getHeader(name);
-      if (value !== undefined) headers[name] = String(value);
-    }
-    await state.db
-      .update(idempotencyKeys)
-      .set({ status: reply.statusCode, responseBody: body, responseHeaders: headers })
-      .where(mine);
-    return payload;
+    storeAnswer(state, reply, payload).then((stored) => done(null, stored), done);
   });
+}
+
+/** Stores the first answer to a keyed request for replay (or releases the key when it cannot be replayed). */
+async function storeAnswer(state: IdempotencyState, reply: FastifyReply, payload: unknown) {
+  const mine = and(
+    eq(idempotencyKeys.tenantId, state.tenantId),
+    eq(idempotencyKeys.userId, state.userId),
+    eq(idempotencyKeys.key, state.key),
+  );
+  const body =
+    payload === undefined || payload === null
+      ? ""
+      : typeof payload === "string"
+        ? payload
+        : Buffer.isBuffer(payload)
+          ? payload.toString()
+          : null;
+  if (reply.statusCode >= 500 || body === null) {
+    // Not stored: the write failed or its outcome is unknown (or the answer is a stream); a retry runs.
+    await state.db.delete(idempotencyKeys).where(mine);
+    return payload;
+  }
+  const headers: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) {
+    const value = reply.getHeader(name);
+    if (value !== undefined) headers[name] = String(value);
+  }
+  await state.db
+    .update(idempotencyKeys)
+    .set({ status: reply.statusCode, responseBody: body, responseHeaders: headers })
+    .where(mine);
+  return payload;
 }
 
 function replay(reply: FastifyReply, status: number, body: string, headers: Record<string, string>) {

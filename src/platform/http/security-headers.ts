@@ -35,10 +35,10 @@ export function useDocsCsp(reply: FastifyReply) {
  */
 export function registerSecurityHeaders(app: FastifyInstance, options: { publicUrl: string }) {
   const hsts = options.publicUrl.startsWith("https://") ? "max-age=31536000; includeSubDomains" : undefined;
-  app.addHook("onSend", async (_request, reply, payload) => {
+  app.addHook("onSend", (_request, reply, payload, done) => {
     setSecurityHeaders(reply);
     if (hsts) reply.header("strict-transport-security", hsts);
-    return payload;
+    done(null, payload);
   });
 }
 

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../../platform/db/client.js";
-import { type Page, paginateBounded } from "../../../platform/db/paginate.js";
+import { type Page, paginateBoundedByShape } from "../../../platform/db/paginate.js";
 import { preparedByShape, preparedRead, shapeOf } from "../../../platform/db/prepared.js";
 import { allQueries, equalsAnyOf, insertUnnest } from "../../../platform/db/sql.js";
 import { likePattern } from "../../../platform/http/pagination.js";
@@ -317,6 +317,11 @@ const entryPageOfShape = preparedByShape("cuadra_entry_page", (db, shape) => {
     .offset(sql.placeholder("offset"));
 });
 
+/** The bounded count of the filters the trigger-kept counts cannot answer, prepared per shape. */
+const entryPageCounted = paginateBoundedByShape("cuadra_entry_bounded_count", entries, (db, shape, value) =>
+  entryConditions(db, shapeHas(shape), value),
+);
+
 /**
  * A page of entries, or null when `after` names no entry matching the filters. The page, the
  * cursor lookup and the trigger-kept count run as statements prepared per filter shape (built once).
@@ -342,11 +347,8 @@ export async function listEntries(db: Db, f: EntryFilter): Promise<Page<EntryVie
     });
   }
   const rows = () => entryPageOfShape(db, shape, values) as Promise<EntryView[]>;
-  if (f.dateFrom || f.dateTo || f.subaccountCode || f.search) {
-    const where = entryConditions(db, shapeHas(shape), value);
-    const page = await paginateBounded(db, rows, entries, where);
-    return { ...page, rows: page.rows };
-  }
+  if (f.dateFrom || f.dateTo || f.subaccountCode || f.search)
+    return entryPageCounted(db, rows, shape.slice(0, shape.indexOf(":")), values);
   const [page, total] = await allQueries(db, [rows, () => countedEntries(db, f)]);
   return { rows: page, total, totalIsEstimate: false };
 }

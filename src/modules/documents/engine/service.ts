@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { assertCompanyVisible, companyFilter, companyScopeId } from "../../../platform/auth/company-scope.js";
+import { groupBy } from "../../../platform/collections.js";
 import { today } from "../../../platform/dates.js";
 import type { Db } from "../../../platform/db/client.js";
 import { violatedConstraint } from "../../../platform/db/sql.js";
@@ -142,13 +143,14 @@ export interface DocumentListFilters {
 
 /** A page of documents (headers) with the payment status of invoices. */
 export async function listDocuments(ctx: AuthedCtx, scope: DocumentScope, f: DocumentListFilters) {
+  const asOf = today();
   const page = await repo.listDocuments(ctx.db, {
     ...scope,
     companyId: companyScopeId(ctx.actor, f.companyId),
     estado: f.estado,
     paymentStatus: f.paymentStatus,
     paid: f.paid,
-    today: today(),
+    today: asOf,
     dateFrom: f.dateFrom,
     dateTo: f.dateTo,
     contactId: f.contactId,
@@ -160,21 +162,20 @@ export async function listDocuments(ctx: AuthedCtx, scope: DocumentScope, f: Doc
   });
   if (!page) throw unknownCursorError(KIND_NAMES[scope.kind].toLowerCase());
   const totals = { total: page.total, totalIsEstimate: page.totalIsEstimate ?? false };
+  // The page's rows are its own fresh objects: the status is added to them, not to 49-field copies.
   if (scope.kind !== "invoice")
-    return { rows: page.rows.map((r) => ({ ...r, paymentStatus: null })), ...totals };
-  const dues = await repo.openDueDates(
-    ctx.db,
-    page.rows.map((r) => r.id),
+    return { rows: page.rows.map((r) => Object.assign(r, { paymentStatus: null })), ...totals };
+  const openDues = groupBy(
+    await repo.openDueDates(
+      ctx.db,
+      page.rows.map((r) => r.id),
+    ),
+    (due) => due.documentId,
   );
   return {
-    rows: page.rows.map((r) => ({
-      ...r,
-      paymentStatus: paymentStatusOf(
-        r,
-        dues.filter((d) => d.documentId === r.id),
-        false,
-      ),
-    })),
+    rows: page.rows.map((r) =>
+      Object.assign(r, { paymentStatus: paymentStatusOf(r, openDues.get(r.id) ?? [], false, asOf) }),
+    ),
     ...totals,
   };
 }

@@ -30,13 +30,14 @@ export function paymentStatusOf(
   d: repo.DocumentHeader,
   openDues: Array<{ dueDate: string; amount: string }>,
   rectified: boolean,
+  asOf = today(),
 ): PaymentStatus | null {
   if (d.kind !== "invoice" || (d.estado !== "emitida" && d.estado !== "aprobada")) return null;
   return paymentStatus({
     total: d.total,
     paid: d.paidAmount,
     dueDates: openDues,
-    today: today(),
+    today: asOf,
     fullyRectified: rectified,
   });
 }

@@ -1,4 +1,5 @@
 import { asc, eq } from "drizzle-orm";
+import { groupBy } from "../../../platform/collections.js";
 import type { Db } from "../../../platform/db/client.js";
 import { budgetConcepts, budgetItemDecomposition, budgetItemMeasurements, budgetItems } from "../tables.js";
 import type { DecompositionLine, MeasurementLine } from "./arithmetic.js";
@@ -79,16 +80,6 @@ export interface LoadedTree {
   measurements: Map<string, StoredMeasurement[]>;
   /** By concept id. */
   decomposition: Map<string, StoredDecomposition[]>;
-}
-
-function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const list = groups.get(key(row));
-    if (list) list.push(row);
-    else groups.set(key(row), [row]);
-  }
-  return groups;
 }
 
 /** A budget's whole tree with its concepts and lines, in four queries. */
