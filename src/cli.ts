@@ -10,13 +10,14 @@ import { type Config, loadConfig } from "./config.js";
 import { readLocalServer } from "./mcp/local-server-file.js";
 import { runMcpStdio } from "./mcp/stdio.js";
 import { findRunningServer } from "./mcp/stdio-relay.js";
+import { runWasmOnBaselineCode } from "./platform/db/client.js";
 import {
   DataDirBusyError,
   describeHolder,
   type LockHolder,
   readDataDirLock,
 } from "./runtime/data-dir-lock.js";
-import { claimDataDir } from "./runtime/database.js";
+import { claimDataDir, wasmOnBaselineCode } from "./runtime/database.js";
 
 /** How long a command waits for a server that holds the directory but does not listen yet (first start). */
 const STARTING_SERVER_WAIT_MS = 90_000;
@@ -104,6 +105,7 @@ async function runCommand(command: CliCommand<unknown>, input: unknown, config: 
       `the previous user of ${config.dataDir}, ${describeHolder(lock.recovered)}, ended without closing it`,
     );
   }
+  if (wasmOnBaselineCode(config)) runWasmOnBaselineCode();
   const env = directEnv(config);
   try {
     await command.run(env, input, io);

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import { nodeEntry } from "../test/helpers/cli-process.js";
 import { ConfigError, isTimeZone, loadConfig } from "./config.js";
+import { wasmOnBaselineCode } from "./runtime/database.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -209,5 +210,13 @@ describe("PGLITE_WASM_OPTIMIZE", () => {
     expect(loadConfig({ PGLITE_WASM_OPTIMIZE: "false" }).pgliteWasmOptimize).toBe(false);
     expect(loadConfig({ PGLITE_WASM_OPTIMIZE: "true" }).pgliteWasmOptimize).toBe(true);
     expect(configError({ PGLITE_WASM_OPTIMIZE: "1" }).message).toContain("PGLITE_WASM_OPTIMIZE");
+  });
+
+  it("leaves every process that opens the embedded database on baseline code unless it is true", () => {
+    // The server, a CLI command run directly and `npm run mcp` reading DATA_DIR all ask this (ADR 045).
+    expect(wasmOnBaselineCode(loadConfig({}))).toBe(true);
+    expect(wasmOnBaselineCode(loadConfig({ PGLITE_WASM_OPTIMIZE: "true" }))).toBe(false);
+    const postgres = { DATABASE_URL: "postgres://cuadra@127.0.0.1:5432/cuadra", JWT_SECRET: "x".repeat(32) };
+    expect(wasmOnBaselineCode(loadConfig(postgres))).toBe(false);
   });
 });

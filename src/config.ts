@@ -129,7 +129,8 @@ export interface Config {
   dataDir: string;
   /**
    * PGLITE_WASM_OPTIMIZE: let V8 recompile PGlite's hot functions with its optimizing compiler
-   * (TurboFan). Off by default: the server runs PGlite on the baseline code alone (ADR 038).
+   * (TurboFan). Off by default: the server, the CLI and `npm run mcp` run PGlite on the baseline
+   * code alone (ADR 038, ADR 045).
    */
   pgliteWasmOptimize: boolean;
   storageDir: string;

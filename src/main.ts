@@ -13,6 +13,7 @@ import {
   openMainDatabase,
   prepareDatabase,
   resolveJwtSecret,
+  wasmOnBaselineCode,
 } from "./runtime/database.js";
 import { DamagedDatabaseError } from "./runtime/embedded-open.js";
 import { buildTenantDirectory, migrateAllTenants } from "./runtime/tenants.js";
@@ -39,7 +40,7 @@ async function main() {
     );
   }
   const jwtSecret = resolveJwtSecret(config);
-  if (!config.databaseUrl && !config.pgliteWasmOptimize) runWasmOnBaselineCode();
+  if (wasmOnBaselineCode(config)) runWasmOnBaselineCode();
   step(
     config.databaseUrl
       ? "Connecting to PostgreSQL and applying migrations..."

@@ -4,10 +4,10 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { sql } from "drizzle-orm";
 import { loadConfig } from "../config.js";
 import { hasAnyMcpScope, resolveApiToken } from "../modules/api-tokens/index.js";
-import type { DatabaseHandle } from "../platform/db/client.js";
+import { type DatabaseHandle, runWasmOnBaselineCode } from "../platform/db/client.js";
 import { queryRows } from "../platform/db/sql.js";
 import { DataDirBusyError } from "../runtime/data-dir-lock.js";
-import { claimDataDir, embeddedDbDir, openMainDatabase } from "../runtime/database.js";
+import { claimDataDir, embeddedDbDir, openMainDatabase, wasmOnBaselineCode } from "../runtime/database.js";
 import { listTenants, openTenantDatabase } from "../runtime/tenants.js";
 import { readLocalServer } from "./local-server-file.js";
 import { liveToken, localPrincipal, type Principal, principalOfActor } from "./principal.js";
@@ -72,6 +72,7 @@ async function principalFor(handle: DatabaseHandle, token: string | undefined): 
 
 /** Serves MCP on stdin/stdout from the database itself (no server runs on this data directory). */
 async function serveDirect(config: ReturnType<typeof loadConfig>) {
+  if (wasmOnBaselineCode(config)) runWasmOnBaselineCode();
   const tenant = await openTenant(config);
   try {
     const [ready] = await queryRows<{ table: string | null }>(

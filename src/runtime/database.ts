@@ -42,6 +42,16 @@ export async function openMainDatabase(config: Config, options: OpenMainOptions 
   return openEmbedded(embeddedDbDir(config), { notice: options.notice ?? stderrNotice });
 }
 
+/**
+ * Whether this process runs PGlite's WebAssembly on V8's baseline code (`runWasmOnBaselineCode`):
+ * every process that opens the embedded database — the server, a CLI command, `npm run mcp` — unless
+ * PGLITE_WASM_OPTIMIZE is set (ADR 038, ADR 045). A short process pays the optimizing tier-up's
+ * compile time and gets little of its speed back.
+ */
+export function wasmOnBaselineCode(config: Pick<Config, "databaseUrl" | "pgliteWasmOptimize">): boolean {
+  return !config.databaseUrl && !config.pgliteWasmOptimize;
+}
+
 /** Embedded mode: takes DATA_DIR's lock for this process (throws DataDirBusyError); null with PostgreSQL. */
 export function claimDataDir(
   config: Pick<Config, "databaseUrl" | "dataDir">,
