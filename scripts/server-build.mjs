@@ -73,8 +73,8 @@ export function buildServer({ quiet = false } = {}) {
     rmSync(scratch, { recursive: true, force: true });
     throw new Error(`tsc failed (exit ${run.status}):\n${run.stdout ?? ""}${run.stderr ?? ""}`);
   }
-  // main.js bundled with the ES module packages it imports (ADR 044); the other files stay for
-  // the CLI, the BC3 worker and the benches.
+  // main.js and cli.js bundled with the ES module packages they import (ADR 044); the other files
+  // stay for the BC3 worker and the benches.
   const bundle = spawnSync(process.execPath, [join(ROOT, "scripts", "server-bundle.mjs"), scratch], {
     cwd: ROOT,
     stdio: quiet ? "pipe" : "inherit",

@@ -1,10 +1,12 @@
-// Bundles the compiled server's entry (<dir>/main.js, from tsc) in place into one ES module
-// (whitespace and syntax minified) with the ES module packages it imports (ADR 044): V8 keeps every module's source text and
+// Bundles the compiled server's entry (<dir>/main.js, from tsc) and the CLI's (<dir>/cli.js: `npm run
+// cli`, `npm run mcp`, spawned by the tests some fifty times) in place into ES modules (whitespace and
+// syntax minified) with the ES module packages they import (ADR 044): V8 keeps every module's source text and
 // Node a record per module, so ~1,300 modules at start (drizzle-orm 519 files, zod 307, jose 177)
 // cost more memory and start time than one file. Run by scripts/server-build.mjs:
 //   node scripts/server-bundle.mjs <dir>
 // - What a start imports lazily (`import()`: exceljs, pdfkit, the MCP SDK, oidc-provider, PGlite's
-//   driver...) is split into chunks beside main.js that load on first use, as before.
+//   driver...) is split into chunks beside main.js that load on first use, as before; code both
+//   entries import is in shared chunks, which each process loads once.
 // - CommonJS packages stay external (bundled they would be wrapped whole, lazily required parts
 //   included: measured larger), and so do PGlite (its .wasm and data files) and native addons.
 // - `import.meta.url` in each bundled file becomes that file's own URL, so paths read relative to a
@@ -96,7 +98,7 @@ const ownUrl = {
 };
 
 const result = await build({
-  entryPoints: [join(dir, "main.js")],
+  entryPoints: [join(dir, "main.js"), join(dir, "cli.js")],
   outdir: dir,
   allowOverwrite: true,
   bundle: true,
