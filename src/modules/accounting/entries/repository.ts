@@ -269,6 +269,9 @@ function entryListShape(f: EntryFilter): string {
   return `${shapeOf(f as unknown as Record<string, unknown>, ENTRY_FILTER_KEYS)}${searchNumber}:${f.sort}:${f.after ? 1 : 0}`;
 }
 
+/** The part of a shape that decides what is counted: the filters, not the sort or the cursor. */
+const countShapeOf = (shape: string) => shape.slice(0, shape.indexOf(":"));
+
 /** Reads a shape's filter presence back (entryListShape's inverse) for the prepared statements. */
 function shapeHas(shape: string) {
   return (key: keyof EntryFilter | "searchNumber") => {
@@ -348,7 +351,7 @@ export async function listEntries(db: Db, f: EntryFilter): Promise<Page<EntryVie
   }
   const rows = () => entryPageOfShape(db, shape, values) as Promise<EntryView[]>;
   if (f.dateFrom || f.dateTo || f.subaccountCode || f.search)
-    return entryPageCounted(db, rows, shape.slice(0, shape.indexOf(":")), values);
+    return entryPageCounted(db, rows, countShapeOf(shape), values);
   const [page, total] = await allQueries(db, [rows, () => countedEntries(db, f)]);
   return { rows: page, total, totalIsEstimate: false };
 }

@@ -420,6 +420,9 @@ const DOCUMENT_FILTER_KEYS = [
 const documentListShape = (f: DocumentListFilter) =>
   `${shapeOf(f as unknown as Record<string, unknown>, DOCUMENT_FILTER_KEYS)}:${paymentShape(f)}:${f.after ? 1 : 0}`;
 
+/** The part of a shape that decides what is counted: the filters, not the cursor. */
+const countShapeOf = (shape: string) => shape.slice(0, shape.lastIndexOf(":"));
+
 function documentValues(f: DocumentListFilter): DocumentValues {
   const pattern = f.search ? likePattern(f.search) : undefined;
   const taxIdPattern = f.search ? likePattern(normalizeTaxIdInput(f.search) || f.search) : undefined;
@@ -503,12 +506,7 @@ export async function listDocuments(db: Db, f: DocumentListFilter): Promise<Page
     if (!c) return null;
     Object.assign(values, { cursorDate: c.issueDate, cursorId: c.id });
   }
-  return documentPageCounted(
-    db,
-    () => documentPageOfShape(db, shape, values),
-    shape.slice(0, shape.lastIndexOf(":")),
-    values,
-  );
+  return documentPageCounted(db, () => documentPageOfShape(db, shape, values), countShapeOf(shape), values);
 }
 
 const openDuesOf = preparedRead("cuadra_document_open_dues", (db) =>
