@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { ADMIN, BENCH_CONNECTIONS, BENCH_ROUNDS, BENCH_SECONDS, cpuSeconds, login } from "./lib.js";
-import { npmStartNodeArgs, pgDatabase, rssMb, seedContacts, spawnServer } from "./start.js";
+import { npmStart, pgDatabase, rssMb, seedContacts, spawnServer } from "./start.js";
 
 /**
  * Issue 21: what node/V8 flags and malloc settings cost and save on the compiled server, on
@@ -24,13 +24,30 @@ interface Variant {
   cwd?: string;
 }
 
+const NPM_START = npmStart();
+
 // Not measured: --lite-mode turns WebAssembly off, which fetch (undici) and PGlite need: the server
 // fails at its first fetch.
 const VARIANTS: Variant[] = [
   // `node dist/main.js` with no flag: V8's defaults (16 MB semi-spaces on 64-bit).
   { name: "node dist/main.js", database: "postgres", kind: "compiled" },
-  // What `npm start` runs: scripts/start.mjs with package.json's node flags.
-  { name: "npm start", database: "postgres", kind: "launcher", nodeArgs: npmStartNodeArgs() },
+  // What `npm start` runs: scripts/start.mjs with package.json's node flags and environment.
+  { name: "npm start", database: "postgres", kind: "launcher", ...NPM_START },
+  // npm start without its fixed malloc threshold (ADR 046): glibc raises it, and the top of its heap
+  // it keeps, after the start frees its large blocks.
+  {
+    name: "npm start, glibc's dynamic mmap threshold",
+    database: "postgres",
+    kind: "launcher",
+    nodeArgs: NPM_START.nodeArgs,
+  },
+  {
+    name: "npm start, MALLOC_TRIM_THRESHOLD_=1048576 instead",
+    database: "postgres",
+    kind: "launcher",
+    nodeArgs: NPM_START.nodeArgs,
+    env: { MALLOC_TRIM_THRESHOLD_: "1048576" },
+  },
   { name: "semi-space 1", database: "postgres", kind: "compiled", nodeArgs: ["--max-semi-space-size=1"] },
   { name: "semi-space 2", database: "postgres", kind: "compiled", nodeArgs: ["--max-semi-space-size=2"] },
   { name: "semi-space 4", database: "postgres", kind: "compiled", nodeArgs: ["--max-semi-space-size=4"] },
@@ -44,23 +61,25 @@ const VARIANTS: Variant[] = [
     name: "v8-pool-size 1",
     database: "postgres",
     kind: "compiled",
-    nodeArgs: [...npmStartNodeArgs(), "--v8-pool-size=1"],
+    nodeArgs: [...NPM_START.nodeArgs, "--v8-pool-size=1"],
+    env: NPM_START.env,
   },
   {
     name: "v8-pool-size 1 + single-threaded GC + max-lazy",
     database: "postgres",
     kind: "compiled",
-    nodeArgs: [...npmStartNodeArgs(), "--v8-pool-size=1", "--single-threaded-gc", "--max-lazy"],
+    nodeArgs: [...NPM_START.nodeArgs, "--v8-pool-size=1", "--single-threaded-gc", "--max-lazy"],
+    env: NPM_START.env,
   },
   {
     name: "MALLOC_TRIM_THRESHOLD_=0",
     database: "postgres",
     kind: "compiled",
-    nodeArgs: npmStartNodeArgs(),
+    nodeArgs: NPM_START.nodeArgs,
     env: { MALLOC_TRIM_THRESHOLD_: "0" },
   },
   // PGlite's WebAssembly on V8's baseline code only (the default since ADR 038) or optimized too.
-  { name: "PGlite: npm start", database: "pglite", kind: "launcher", nodeArgs: npmStartNodeArgs() },
+  { name: "PGlite: npm start", database: "pglite", kind: "launcher", ...NPM_START },
   { name: "PGlite: node dist/main.js", database: "pglite", kind: "compiled" },
   {
     name: "PGlite: PGLITE_WASM_OPTIMIZE=true",
@@ -87,14 +106,14 @@ if (BASELINE_DIR) {
       name: "baseline: npm start",
       database: "postgres",
       kind: "compiled",
-      nodeArgs: npmStartNodeArgs(),
+      ...npmStart(BASELINE_DIR),
       cwd: BASELINE_DIR,
     },
     {
       name: "PGlite baseline: npm start",
       database: "pglite",
       kind: "compiled",
-      nodeArgs: npmStartNodeArgs(),
+      ...npmStart(BASELINE_DIR),
       cwd: BASELINE_DIR,
     },
   );

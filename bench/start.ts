@@ -22,13 +22,18 @@ const COMMANDS = {
 } as const;
 
 /**
- * The node flags `npm start` gives the server (package.json's start script, each `${VAR:-default}`
- * at its default): what the bench starts unless BENCH_NODE_ARGS says otherwise.
+ * What `npm start` gives the server (package.json's start script, each `${VAR:-default}` at its
+ * default): the environment variables set before `node` and node's flags. `root`: another
+ * checkout (a baseline) with its own package.json.
  */
-export function npmStartNodeArgs(): string[] {
-  const script: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts.start;
+export function npmStart(root = ROOT): { env: Record<string, string>; nodeArgs: string[] } {
+  const script: string = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.start;
   const words = script.replace(/\$\{\w+:-([^}]*)\}/g, "$1").split(/\s+/);
-  return words.slice(1, words.indexOf("scripts/start.mjs"));
+  const node = words.indexOf("node");
+  const env = Object.fromEntries(
+    words.slice(0, node).map((word) => [word.slice(0, word.indexOf("=")), word.slice(word.indexOf("=") + 1)]),
+  );
+  return { env, nodeArgs: words.slice(node + 1, words.indexOf("scripts/start.mjs")) };
 }
 
 export const freePort = () =>
@@ -48,14 +53,18 @@ export const rssMb = (pid: number) => {
 export async function spawnServer(
   kind: keyof typeof COMMANDS,
   env: Record<string, string>,
-  nodeArgs = process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? npmStartNodeArgs(),
+  nodeArgs?: string[],
   /** Another checkout with its own dist/ (a baseline), instead of this one. */
   cwd = ROOT,
 ) {
   const port = await freePort();
   const [cmd, ...entry] = COMMANDS[kind];
   // BENCH_NODE_ARGS: V8 or node flags for the server process instead of npm start's (e.g. --max-semi-space-size=4).
-  const args = [...nodeArgs, ...entry];
+  const benchArgs = process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean);
+  // Unless told otherwise, the server runs as `npm start` runs it: with its flags and environment.
+  const start = npmStart(cwd);
+  const asNpmStart = nodeArgs === undefined && benchArgs === undefined;
+  const args = [...(nodeArgs ?? benchArgs ?? start.nodeArgs), ...entry];
   const started = performance.now();
   const child: ChildProcess = spawn(cmd, args, {
     cwd,
@@ -64,6 +73,7 @@ export async function spawnServer(
       NODE_ENV: "production",
       LOG_LEVEL: "warn",
       PORT: String(port),
+      ...(asNpmStart ? start.env : {}),
       ...env,
     },
     stdio: ["ignore", "ignore", "pipe"],

@@ -16,6 +16,7 @@ import {
   wasmOnBaselineCode,
 } from "./runtime/database.js";
 import { DamagedDatabaseError } from "./runtime/embedded-open.js";
+import { releaseStartMemory } from "./runtime/start-memory.js";
 import { buildTenantDirectory, migrateAllTenants } from "./runtime/tenants.js";
 
 /** Before the logger exists: what the operator waits for. */
@@ -100,6 +101,8 @@ async function main() {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
+  await app.ready();
+  await releaseStartMemory();
   await app.listen({ port: config.port, host: config.host });
   // Lets `npm run mcp` and the CLI reach this server instead of opening the same embedded database.
   localServer = publishLocalServer(config, tenants, app.server.address());
