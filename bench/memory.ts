@@ -100,6 +100,7 @@ const VARIANTS: Variant[] = [
  * runs as `npm start` runs it, interleaved with this one's: before and after in the same rounds.
  */
 const BASELINE_DIR = process.env.BENCH_BASELINE_DIR;
+const IDLE_SECONDS = Number(process.env.BENCH_MEMORY_IDLE_SECONDS ?? 0);
 if (BASELINE_DIR) {
   VARIANTS.push(
     {
@@ -128,6 +129,8 @@ interface Round {
   firstMs: number;
   firstCpuMs: number;
   afterFirst: number;
+  /** After BENCH_MEMORY_IDLE_SECONDS without requests (0: none). */
+  afterIdle: number;
   peak: number;
   after: number;
   listRps: number;
@@ -189,6 +192,10 @@ async function runVariant(variant: Variant, env: Record<string, string>, jwt: st
     const firstMs = performance.now() - firstStarted;
     const firstCpuMs = (cpuSeconds(server.pid) - firstCpu) * 1000;
     const afterFirst = rssMb(server.pid);
+    // BENCH_MEMORY_IDLE_SECONDS: the load starts after the server sat idle that long, when V8's memory
+    // reducer has run by itself (~10-20 s): the state a server is in after any quiet spell.
+    await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+    const afterIdle = rssMb(server.pid);
     const cpuBefore = cpuSeconds(server.pid);
     let peak = start;
     const sampler = setInterval(() => {
@@ -206,6 +213,7 @@ async function runVariant(variant: Variant, env: Record<string, string>, jwt: st
       firstMs,
       firstCpuMs,
       afterFirst,
+      afterIdle,
       peak: Math.max(peak, rssMb(server.pid)),
       after: rssMb(server.pid),
       listRps: list.rps,
@@ -260,14 +268,14 @@ function printRounds(variants: Variant[], rounds: Map<string, Round[]>) {
     `\n## memory: node/V8 flags on the compiled server (${BENCH_CONNECTIONS} clients, ${BENCH_SECONDS} s per route, medians of ${BENCH_ROUNDS} interleaved rounds)`,
   );
   console.log(
-    "| variant | database | RSS after start MB (private, PSS) | start CPU s | first request ms (server CPU ms) | RSS after it MB | peak RSS under load MB | RSS after load MB | list req/s | detail req/s | server CPU ms/req |",
+    `| variant | database | RSS after start MB (private, PSS) | start CPU s | first request ms (server CPU ms) | RSS after it MB | RSS after ${IDLE_SECONDS} s idle MB | peak RSS under load MB | RSS after load MB | list req/s | detail req/s | server CPU ms/req |`,
   );
-  console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const variant of variants) {
     const rs = rounds.get(variant.name) ?? [];
     const m = (f: (r: Round) => number) => median(rs.map(f));
     console.log(
-      `| ${variant.name} | ${variant.database} | ${m((r) => r.start)} (${m((r) => r.startPrivate)}, ${m((r) => r.startPss)}) | ${m((r) => r.startCpu).toFixed(2)} | ${m((r) => r.firstMs).toFixed(0)} (${m((r) => r.firstCpuMs).toFixed(0)}) | ${m((r) => r.afterFirst)} | ${m((r) => r.peak)} | ${m((r) => r.after)} | ${m((r) => r.listRps).toFixed(0)} | ${m((r) => r.detailRps).toFixed(0)} | ${m((r) => r.cpuMsPerRequest).toFixed(3)} |`,
+      `| ${variant.name} | ${variant.database} | ${m((r) => r.start)} (${m((r) => r.startPrivate)}, ${m((r) => r.startPss)}) | ${m((r) => r.startCpu).toFixed(2)} | ${m((r) => r.firstMs).toFixed(0)} (${m((r) => r.firstCpuMs).toFixed(0)}) | ${m((r) => r.afterFirst)} | ${m((r) => r.afterIdle)} | ${m((r) => r.peak)} | ${m((r) => r.after)} | ${m((r) => r.listRps).toFixed(0)} | ${m((r) => r.detailRps).toFixed(0)} | ${m((r) => r.cpuMsPerRequest).toFixed(3)} |`,
     );
   }
 }
