@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../../test/helpers/app.js";
+import { inTransaction } from "../../../platform/db/sql.js";
 import { ensureContactSubaccounts } from "../index.js";
+import * as journals from "../journals/repository.js";
 import { PGC_2007 } from "../pgc2007.js";
 import {
   createCompany,
@@ -11,6 +13,7 @@ import {
   postEntry,
   serviceCtx,
 } from "../test-support.js";
+import * as repo from "./repository.js";
 
 let t: TestApp;
 let companyId: string;
@@ -200,5 +203,64 @@ describe("GET /api/accounting/fiscal-years", () => {
       url: `/api/accounting/fiscal-years?company_id=${companyId}&estado=cerrado`,
     });
     expect(closed.json().total).toBe(0);
+  });
+});
+
+describe("years and journals remembered in a transaction (ADR 047)", () => {
+  it("reads a year again after the transaction creates, numbers in or closes it", async () => {
+    const company = await createCompany(t);
+    await inTransaction(t.db, async (tx) => {
+      expect(await repo.findFiscalYearByCode(tx, company, "2031")).toBeUndefined();
+      expect(await repo.findOverlappingFiscalYear(tx, company, "2031-05-01", "2031-05-01")).toBeUndefined();
+      const created = await repo.insertFiscalYear(tx, {
+        companyId: company,
+        code: "2031",
+        startDate: "2031-01-01",
+        endDate: "2031-12-31",
+      });
+      expect((await repo.findFiscalYearByCode(tx, company, "2031"))?.id).toBe(created.id);
+      expect((await repo.findOverlappingFiscalYear(tx, company, "2031-05-01", "2031-05-01"))?.id).toBe(
+        created.id,
+      );
+      expect(await repo.takeNextEntryNumber(tx, created.id)).toBe(1);
+      expect(await repo.takeEntryNumbers(tx, created.id, 3)).toBe(2);
+      expect((await repo.findFiscalYearByCode(tx, company, "2031"))?.lastEntryNumber).toBe(4);
+      await repo.updateFiscalYearState(tx, created.id, "cerrado");
+      expect((await repo.findOverlappingFiscalYear(tx, company, "2031-05-01", "2031-05-01"))?.estado).toBe(
+        "cerrado",
+      );
+    });
+  });
+
+  it("reads a journal again after the transaction creates it", async () => {
+    const company = await createCompany(t);
+    await inTransaction(t.db, async (tx) => {
+      expect(await journals.findJournalByCode(tx, company, "VEN")).toBeUndefined();
+      const created = await journals.insertJournal(tx, {
+        companyId: company,
+        code: "VEN",
+        name: "Ventas",
+        type: "general",
+      });
+      expect((await journals.findJournalByCode(tx, company, "VEN"))?.id).toBe(created.id);
+      expect(await journals.findJournalByCode(tx, company, "COM")).toBeUndefined();
+      const missing = await journals.insertJournalIfMissing(tx, {
+        companyId: company,
+        code: "COM",
+        name: "Compras",
+        type: "general",
+      });
+      expect(missing?.code).toBe("COM");
+      expect(
+        (
+          await journals.insertJournalIfMissing(tx, {
+            companyId: company,
+            code: "COM",
+            name: "Otro",
+            type: "general",
+          })
+        )?.id,
+      ).toBe(missing?.id);
+    });
   });
 });
