@@ -1,6 +1,9 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/helpers/app.js";
 import { expectProblem } from "../../../test/helpers/problem.js";
+import { inTransaction } from "../../platform/db/sql.js";
+import * as repo from "./repository.js";
 
 let t: TestApp;
 let companyId: string;
@@ -30,5 +33,37 @@ describe("PUT /api/companies/{id}", () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ id: companyId, city: "Bilbao", name: "Obras Norte SL" });
+  });
+});
+
+describe("the company's row remembered in a transaction (ADR 047)", () => {
+  it("is read once, and again after the transaction's own write to it", async () => {
+    await inTransaction(t.db, async (tx) => {
+      const first = await repo.findCompany(tx, companyId);
+      expect(await repo.findCompany(tx, companyId)).toBe(first);
+      expect(Object.isFrozen(first)).toBe(true);
+      await repo.updateCompany(tx, companyId, { city: "Vitoria" });
+      expect((await repo.findCompany(tx, companyId))?.city).toBe("Vitoria");
+    });
+  });
+
+  it("forgets what a savepoint read once the savepoint rolls back", async () => {
+    await repo.updateCompany(t.db, companyId, { city: "Bilbao" });
+    await inTransaction(t.db, async (tx) => {
+      expect((await repo.findCompany(tx, companyId))?.city).toBe("Bilbao");
+      const undone = inTransaction(tx, async (savepoint) => {
+        await repo.updateCompany(savepoint, companyId, { city: "Gasteiz" });
+        expect((await repo.findCompany(savepoint, companyId))?.city).toBe("Gasteiz");
+        throw new Error("rolled back");
+      });
+      await expect(undone).rejects.toThrow("rolled back");
+      expect((await repo.findCompany(tx, companyId))?.city).toBe("Bilbao");
+    });
+  });
+
+  it("is not remembered outside a transaction", async () => {
+    expect((await repo.findCompany(t.db, companyId))?.city).toBe("Bilbao");
+    await t.db.execute(sql`update companies set city = 'Donostia' where id = ${companyId}`);
+    expect((await repo.findCompany(t.db, companyId))?.city).toBe("Donostia");
   });
 });

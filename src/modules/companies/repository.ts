@@ -2,6 +2,7 @@ import { and, asc, count, eq, ilike, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/client.js";
 import { paginate } from "../../platform/db/paginate.js";
 import { preparedRead } from "../../platform/db/prepared.js";
+import { forgetLookups, txLookup } from "../../platform/db/tx-lookups.js";
 import { likePattern } from "../../platform/http/pagination.js";
 import { companies } from "./tables.js";
 
@@ -16,9 +17,12 @@ const companyById = preparedRead("cuadra_company_by_id", (db) =>
     .limit(1),
 );
 
-export async function findCompany(db: Db, id: string) {
-  const [row] = await companyById(db, { id });
-  return row;
+/** The company's row, read once per transaction (ADR 047). */
+export function findCompany(db: Db, id: string) {
+  return txLookup(db, "companies", id, async () => {
+    const [row] = await companyById(db, { id });
+    return row;
+  });
 }
 
 export async function listCompanies(
@@ -66,10 +70,12 @@ export async function activeCompanyIds(db: Db, limit: number) {
 
 export async function insertCompany(db: Db, values: CompanyInsert) {
   const [row] = await db.insert(companies).values(values).returning();
+  forgetLookups(db, "companies");
   return row;
 }
 
 export async function updateCompany(db: Db, id: string, values: Partial<CompanyInsert>) {
   const [row] = await db.update(companies).set(values).where(eq(companies.id, id)).returning();
+  forgetLookups(db, "companies");
   return row;
 }

@@ -1,5 +1,6 @@
 import type { Db } from "../../platform/db/client.js";
 import { inTransaction } from "../../platform/db/sql.js";
+import { forgetLookups } from "../../platform/db/tx-lookups.js";
 import {
   documentSeries,
   documentSettings,
@@ -168,6 +169,7 @@ export async function ensureDocumentDefaults(db: Db, companyId: string): Promise
       .insert(documentSettings)
       .values({ companyId, ...DEFAULT_DOCUMENT_SETTINGS })
       .onConflictDoNothing();
+    forgetLookups(tx, "document_settings");
     await tx
       .insert(documentSeries)
       .values(DEFAULT_SERIES.map((s) => ({ ...s, companyId })))

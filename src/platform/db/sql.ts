@@ -1,6 +1,7 @@
 import { type AnyColumn, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import type { DatabaseHandle, Db } from "./client.js";
+import { shareLookups } from "./tx-lookups.js";
 
 /** Rows of a raw SQL query, whichever driver runs it (both results carry `rows`). */
 export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
@@ -36,13 +37,23 @@ export async function allQueries<T extends readonly unknown[]>(
   return results as unknown as T;
 }
 
-/** Runs `work` in one transaction; nested calls become savepoints. */
+/**
+ * Runs `work` in one transaction; nested calls become savepoints. The transaction remembers some
+ * lookups (`txLookup`, ADR 047); a savepoint that rolls back forgets them all, since what it read
+ * after its own writes is undone with them.
+ */
 export async function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
   const outer = onCommit.get(db);
   const callbacks = outer ?? [];
-  const result = await db.transaction((tx) => {
+  const result = await db.transaction(async (tx) => {
     onCommit.set(tx as unknown as Db, callbacks);
-    return work(tx as unknown as Db);
+    const lookups = shareLookups(tx as unknown as Db, db);
+    try {
+      return await work(tx as unknown as Db);
+    } catch (err) {
+      lookups.clear();
+      throw err;
+    }
   });
   if (!outer) for (const callback of callbacks) callback();
   return result;

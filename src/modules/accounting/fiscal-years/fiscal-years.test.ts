@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../../test/helpers/app.js";
+import type { Db } from "../../../platform/db/client.js";
+import { inTransaction } from "../../../platform/db/sql.js";
 import { ensureContactSubaccounts } from "../index.js";
+import * as journals from "../journals/repository.js";
 import { PGC_2007 } from "../pgc2007.js";
 import {
   createCompany,
@@ -11,6 +14,7 @@ import {
   postEntry,
   serviceCtx,
 } from "../test-support.js";
+import * as repo from "./repository.js";
 
 let t: TestApp;
 let companyId: string;
@@ -200,5 +204,50 @@ describe("GET /api/accounting/fiscal-years", () => {
       url: `/api/accounting/fiscal-years?company_id=${companyId}&estado=cerrado`,
     });
     expect(closed.json().total).toBe(0);
+  });
+});
+
+describe("years and journals remembered in a transaction (ADR 047)", () => {
+  it("reads a year again after the transaction creates, numbers in or closes it", async () => {
+    const company = await createCompany(t);
+    const byCode = (tx: Db) => repo.findFiscalYearByCode(tx, company, "2031");
+    const containingMay = (tx: Db) => repo.findOverlappingFiscalYear(tx, company, "2031-05-01", "2031-05-01");
+    await inTransaction(t.db, async (tx) => {
+      expect(await byCode(tx)).toBeUndefined();
+      expect(await containingMay(tx)).toBeUndefined();
+      const created = await repo.insertFiscalYear(tx, {
+        companyId: company,
+        code: "2031",
+        startDate: "2031-01-01",
+        endDate: "2031-12-31",
+      });
+      expect((await byCode(tx))?.id).toBe(created.id);
+      expect((await containingMay(tx))?.id).toBe(created.id);
+      expect(await repo.takeNextEntryNumber(tx, created.id)).toBe(1);
+      expect(await repo.takeEntryNumbers(tx, created.id, 3)).toBe(2);
+      expect((await byCode(tx))?.lastEntryNumber).toBe(4);
+      await repo.updateFiscalYearState(tx, created.id, "cerrado");
+      expect((await containingMay(tx))?.estado).toBe("cerrado");
+    });
+  });
+
+  it("reads a journal again after the transaction creates it", async () => {
+    const company = await createCompany(t);
+    const journal = (code: string, name: string) => ({
+      companyId: company,
+      code,
+      name,
+      type: "general" as const,
+    });
+    await inTransaction(t.db, async (tx) => {
+      expect(await journals.findJournalByCode(tx, company, "VEN")).toBeUndefined();
+      const created = await journals.insertJournal(tx, journal("VEN", "Ventas"));
+      expect((await journals.findJournalByCode(tx, company, "VEN"))?.id).toBe(created.id);
+      expect(await journals.findJournalByCode(tx, company, "COM")).toBeUndefined();
+      const missing = await journals.insertJournalIfMissing(tx, journal("COM", "Compras"));
+      expect(missing?.code).toBe("COM");
+      const again = await journals.insertJournalIfMissing(tx, journal("COM", "Otro"));
+      expect(again).toEqual(missing);
+    });
   });
 });

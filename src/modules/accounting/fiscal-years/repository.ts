@@ -3,6 +3,7 @@ import type { Db } from "../../../platform/db/client.js";
 import { paginate } from "../../../platform/db/paginate.js";
 import { preparedRead } from "../../../platform/db/prepared.js";
 import { queryOne } from "../../../platform/db/sql.js";
+import { forgetLookups, remembersLookups, txLookup, updateLookups } from "../../../platform/db/tx-lookups.js";
 import { likePattern } from "../../../platform/http/pagination.js";
 import { type FiscalYearState, fiscalYears } from "../tables.js";
 
@@ -15,6 +16,17 @@ export type FiscalYearRow = typeof fiscalYears.$inferSelect;
 export async function lockCompany(tx: Db, purpose: "fiscal_years" | "subaccounts", companyId: string) {
   await tx.execute(
     sql`select pg_advisory_xact_lock(hashtextextended(${`cuadra:${purpose}:${companyId}`}, 0))`,
+  );
+  // The years this transaction read before the lock may miss one another has committed since.
+  if (purpose === "fiscal_years") forgetLookups(tx, "fiscal_years");
+}
+
+/** Inside a transaction: all the company's years, read once (a company has one per year, ADR 047). */
+function yearsOfCompany(tx: Db, companyId: string): Promise<readonly FiscalYearRow[]> {
+  return txLookup(tx, "fiscal_years", companyId, async () =>
+    (await tx.select().from(fiscalYears).where(eq(fiscalYears.companyId, companyId))).map((y) =>
+      Object.freeze(y),
+    ),
   );
 }
 
@@ -37,6 +49,7 @@ const fiscalYearByCode = preparedRead("cuadra_fiscal_year_by_code", (db) =>
 );
 
 export async function findFiscalYearByCode(db: Db, companyId: string, code: string) {
+  if (remembersLookups(db)) return (await yearsOfCompany(db, companyId)).find((y) => y.code === code);
   const [row] = await fiscalYearByCode(db, { companyId, code });
   return row;
 }
@@ -61,6 +74,8 @@ export async function findFiscalYearForReport(db: Db, companyId: string, date: s
 
 /** A year of the company sharing a day with [start, end] (start = end: the year containing that day). */
 export async function findOverlappingFiscalYear(db: Db, companyId: string, start: string, end: string) {
+  if (remembersLookups(db))
+    return (await yearsOfCompany(db, companyId)).find((y) => y.startDate <= end && y.endDate >= start);
   const [row] = await db
     .select()
     .from(fiscalYears)
@@ -119,11 +134,13 @@ export async function listFiscalYears(
 
 export async function insertFiscalYear(tx: Db, values: typeof fiscalYears.$inferInsert) {
   const [row] = await tx.insert(fiscalYears).values(values).returning();
+  forgetLookups(tx, "fiscal_years");
   return row;
 }
 
 export async function updateFiscalYearState(db: Db, id: string, estado: FiscalYearState) {
   const [row] = await db.update(fiscalYears).set({ estado }).where(eq(fiscalYears.id, id)).returning();
+  forgetLookups(db, "fiscal_years");
   return row;
 }
 
@@ -144,6 +161,7 @@ export async function takeEntryNumbers(
          where id = ${fiscalYearId} and estado = 'abierto'
          returning last_entry_number`,
   );
+  if (row) rememberLastEntryNumber(tx, fiscalYearId, Number(row.last_entry_number));
   return row ? Number(row.last_entry_number) - count + 1 : undefined;
 }
 
@@ -154,5 +172,15 @@ export async function takeNextEntryNumber(tx: Db, fiscalYearId: string): Promise
          where id = ${fiscalYearId} and estado = 'abierto'
          returning last_entry_number`,
   );
+  if (row) rememberLastEntryNumber(tx, fiscalYearId, Number(row.last_entry_number));
   return row ? Number(row.last_entry_number) : undefined;
+}
+
+/** The year's counter as it now is, in the years this transaction remembers. */
+function rememberLastEntryNumber(tx: Db, fiscalYearId: string, lastEntryNumber: number) {
+  updateLookups(tx, "fiscal_years", (years) =>
+    (years as readonly FiscalYearRow[]).map((y) =>
+      y.id === fiscalYearId ? Object.freeze({ ...y, lastEntryNumber }) : y,
+    ),
+  );
 }

@@ -1,5 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
+import { txLookup } from "../../../platform/db/tx-lookups.js";
 import { documentSeries, documentSettings, paymentTerms, taxCodes } from "../tables.js";
 
 /** The company configuration a document reads: series, tax codes, payment terms and settings. */
@@ -63,8 +64,12 @@ export async function findPaymentTerm(db: Db, id: string) {
   return row;
 }
 
-/** The company's document settings; the defaults when it has no row yet. */
-export async function settingsOf(db: Db, companyId: string): Promise<SettingsRow> {
+/** The company's document settings, read once per transaction (ADR 047); the defaults when it has no row yet. */
+export function settingsOf(db: Db, companyId: string): Promise<SettingsRow> {
+  return txLookup(db, "document_settings", companyId, () => readSettings(db, companyId));
+}
+
+async function readSettings(db: Db, companyId: string): Promise<SettingsRow> {
   const [row] = await db.select().from(documentSettings).where(eq(documentSettings.companyId, companyId));
   return (
     row ?? {

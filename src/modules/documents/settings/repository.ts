@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
+import { forgetLookups } from "../../../platform/db/tx-lookups.js";
 import { documentSettings } from "../tables.js";
 
 export type DocumentSettingsRow = typeof documentSettings.$inferSelect;
@@ -29,5 +30,6 @@ export async function upsertDocumentSettings(
     .values({ ...set, companyId })
     .onConflictDoUpdate({ target: documentSettings.companyId, set: { ...set, updatedAt: new Date() } })
     .returning();
+  forgetLookups(db, "document_settings");
   return row;
 }

@@ -3,8 +3,12 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp, type TestUser } from "../../../../test/helpers/app.js";
 import { expectProblem } from "../../../../test/helpers/problem.js";
+import { inTransaction } from "../../../platform/db/sql.js";
 import { uniqueCif } from "../config-test-support.js";
+import { ensureDocumentDefaults } from "../defaults.js";
+import { settingsOf } from "../engine/config.js";
 import { documentSettings } from "../tables.js";
+import { upsertDocumentSettings } from "./repository.js";
 
 let t: TestApp;
 let companyA: string;
@@ -134,5 +138,19 @@ describe("/api/document-settings access", () => {
     const own = await put(companyA, { auto_posting: true }, editorA.token);
     expect(own.statusCode, own.body).toBe(200);
     expect(own.json().auto_posting).toBe(true);
+  });
+});
+
+describe("the settings remembered in a transaction (ADR 047)", () => {
+  it("are read again after the transaction writes them or creates their row", async () => {
+    const companyId = await t.createCompany("Settings remembered", uniqueCif());
+    await t.db.delete(documentSettings).where(eq(documentSettings.companyId, companyId));
+    await inTransaction(t.db, async (tx) => {
+      expect((await settingsOf(tx, companyId)).updatedAt).toEqual(new Date(0));
+      await ensureDocumentDefaults(tx, companyId);
+      expect((await settingsOf(tx, companyId)).updatedAt).not.toEqual(new Date(0));
+      await upsertDocumentSettings(tx, companyId, { salesAccount: "705" });
+      expect((await settingsOf(tx, companyId)).salesAccount).toBe("705");
+    });
   });
 });

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gte, lte, ne, type SQL, sql } from "drizzle-
 import type { Db } from "../../../platform/db/client.js";
 import { paginate } from "../../../platform/db/paginate.js";
 import { queryRows } from "../../../platform/db/sql.js";
+import { forgetLookups, remembersLookups, txLookup } from "../../../platform/db/tx-lookups.js";
 import { type TaxModel, taxReturnEvents, taxReturns } from "../tables.js";
 import { FINALIZED, inPeriod } from "./books-query.js";
 
@@ -93,6 +94,7 @@ export async function confirmed303sOfYear(db: Db, companyId: string, year: numbe
 
 export async function insertReturn(db: Db, row: typeof taxReturns.$inferInsert) {
   const [created] = await db.insert(taxReturns).values(row).returning();
+  forgetLookups(db, "tax_returns");
   return created;
 }
 
@@ -101,6 +103,7 @@ export async function updateReturn(db: Db, id: string, changes: Partial<typeof t
     .update(taxReturns)
     .set({ ...changes, updatedAt: new Date() })
     .where(eq(taxReturns.id, id));
+  forgetLookups(db, "tax_returns");
 }
 
 export async function insertEvent(db: Db, row: typeof taxReturnEvents.$inferInsert) {
@@ -136,6 +139,7 @@ export function listReturns(db: Db, where: SQL | undefined, page: { limit: numbe
  * sustitutiva of a presented one) opens the period again until it is confirmed.
  */
 export async function findLockingReturn(db: Db, companyId: string, date: string) {
+  if (remembersLookups(db)) return lockingReturnAmong(await returns303Of(db, companyId), date);
   const latest = await db
     .selectDistinctOn([taxReturns.year, taxReturns.period], {
       id: taxReturns.id,
@@ -154,6 +158,39 @@ export async function findLockingReturn(db: Db, companyId: string, date: string)
     )
     .orderBy(taxReturns.year, taxReturns.period, desc(taxReturns.createdAt), desc(taxReturns.id));
   return latest.find((r) => r.estado === "confirmada" || r.estado === "presentada");
+}
+
+/** The 303s of the company in the order `findLockingReturn` reads them, once per transaction (ADR 047). */
+function returns303Of(tx: Db, companyId: string) {
+  return txLookup(tx, "tax_returns", companyId, async () =>
+    (
+      await tx
+        .select({
+          id: taxReturns.id,
+          year: taxReturns.year,
+          period: taxReturns.period,
+          estado: taxReturns.estado,
+          dateFrom: taxReturns.dateFrom,
+          dateTo: taxReturns.dateTo,
+        })
+        .from(taxReturns)
+        .where(and(eq(taxReturns.companyId, companyId), eq(taxReturns.model, "303")))
+        .orderBy(taxReturns.year, taxReturns.period, desc(taxReturns.createdAt), desc(taxReturns.id))
+    ).map((r) => Object.freeze(r)),
+  );
+}
+
+/** `findLockingReturn`'s query over the company's 303s: the latest of each period containing `date`. */
+function lockingReturnAmong(returns: Awaited<ReturnType<typeof returns303Of>>, date: string) {
+  const periods = new Set<string>();
+  for (const r of returns) {
+    if (r.dateFrom > date || r.dateTo < date) continue;
+    const period = `${r.year}:${r.period}`;
+    if (periods.has(period)) continue;
+    periods.add(period);
+    if (r.estado === "confirmada" || r.estado === "presentada") return r;
+  }
+  return undefined;
 }
 
 /**
