@@ -36,13 +36,13 @@ const VARIANTS: Variant[] = [
   // npm start without its fixed malloc threshold (ADR 046): glibc raises it, and the top of its heap
   // it keeps, after the start frees its large blocks.
   {
-    name: "npm start, glibc's dynamic mmap threshold",
+    name: "npm start with glibc's dynamic mmap threshold",
     database: "postgres",
     kind: "launcher",
     nodeArgs: NPM_START.nodeArgs,
   },
   {
-    name: "npm start, MALLOC_TRIM_THRESHOLD_=1048576 instead",
+    name: "npm start with MALLOC_TRIM_THRESHOLD_=1048576 instead",
     database: "postgres",
     kind: "launcher",
     nodeArgs: NPM_START.nodeArgs,
