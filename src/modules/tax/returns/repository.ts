@@ -1,8 +1,8 @@
-import { and, asc, count, desc, eq, gte, lte, ne, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, ne, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db/client.js";
 import { paginate } from "../../../platform/db/paginate.js";
 import { queryRows } from "../../../platform/db/sql.js";
-import { forgetLookups, remembersLookups, txLookup } from "../../../platform/db/tx-lookups.js";
+import { forgetLookups, txLookup } from "../../../platform/db/tx-lookups.js";
 import { type TaxModel, taxReturnEvents, taxReturns } from "../tables.js";
 import { FINALIZED, inPeriod } from "./books-query.js";
 
@@ -139,28 +139,13 @@ export function listReturns(db: Db, where: SQL | undefined, page: { limit: numbe
  * sustitutiva of a presented one) opens the period again until it is confirmed.
  */
 export async function findLockingReturn(db: Db, companyId: string, date: string) {
-  if (remembersLookups(db)) return lockingReturnAmong(await returns303Of(db, companyId), date);
-  const latest = await db
-    .selectDistinctOn([taxReturns.year, taxReturns.period], {
-      id: taxReturns.id,
-      year: taxReturns.year,
-      period: taxReturns.period,
-      estado: taxReturns.estado,
-    })
-    .from(taxReturns)
-    .where(
-      and(
-        eq(taxReturns.companyId, companyId),
-        eq(taxReturns.model, "303"),
-        lte(taxReturns.dateFrom, date),
-        gte(taxReturns.dateTo, date),
-      ),
-    )
-    .orderBy(taxReturns.year, taxReturns.period, desc(taxReturns.createdAt), desc(taxReturns.id));
-  return latest.find((r) => r.estado === "confirmada" || r.estado === "presentada");
+  return lockingReturnAmong(await returns303Of(db, companyId), date);
 }
 
-/** The 303s of the company in the order `findLockingReturn` reads them, once per transaction (ADR 047). */
+/**
+ * The company's 303s, each period's latest first, read once per transaction (ADR 047): a company
+ * files four a year, so one list serves every date a transaction checks.
+ */
 function returns303Of(tx: Db, companyId: string) {
   return txLookup(tx, "tax_returns", companyId, async () =>
     (
@@ -180,7 +165,7 @@ function returns303Of(tx: Db, companyId: string) {
   );
 }
 
-/** `findLockingReturn`'s query over the company's 303s: the latest of each period containing `date`. */
+/** The latest return of each period containing `date`, when it is confirmed or presented. */
 function lockingReturnAmong(returns: Awaited<ReturnType<typeof returns303Of>>, date: string) {
   const periods = new Set<string>();
   for (const r of returns) {
